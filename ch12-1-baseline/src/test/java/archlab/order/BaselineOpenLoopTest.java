@@ -1,0 +1,85 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import archlab.loadgen.RunResult;
+import archlab.profile.ProfileReport;
+import archlab.report.LabRun;
+import archlab.report.MoneyEvidence;
+import archlab.report.RunReport;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The chapter's baseline: the book's load (1,500 req/s for 3 s, timeout 200 ms, downstream 2/4/2 ms,
+ * 4,000 pre-created orders) against the locked service, with the three profiles. Run it with
+ * {@code mvn -pl ch12-1-baseline test -Dbaseline}; the report lands in {@code target/reports/baseline.txt}
+ * (+ .json, + .jfr). Each assertion states one claim of the chapter in a form that holds on any machine.
+ */
+@EnabledIfSystemProperty(named = "baseline", matches = ".*", disabledReason = "a 3 s load run: mvn test -Dbaseline")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BaselineOpenLoopTest {
+
+    private LabRun.Outcome outcome;
+    private BookLab lab;
+
+    @BeforeAll
+    void runTheBooksLoad() {
+        outcome = LabRun.named("ch12-1-baseline", "baseline").withOverrides().run(() -> lab = new BookLab());
+    }
+
+    @Test
+    @DisplayName("the runner offers exactly rate × duration requests (4,500 for the book's load) and starts them all")
+    void offeredEqualsRateTimesDuration() {
+        RunResult run = outcome.run();
+        assertThat(run.offered()).isEqualTo(run.spec().plannedRequests());
+        assertThat(run.started()).isEqualTo(run.offered());
+        assertThat(run.notStarted()).as("threads that could not be created").isZero();
+        assertThat(run.unfinished()).as("requests still running when the runner gave up waiting").isZero();
+    }
+
+    @Test
+    @DisplayName("PAID orders ≤ wall / (sum of downstream latencies) + 1: the lock lets one pay through at a time")
+    void paysAreSerialisedByTheLock() {
+        MoneyEvidence money = outcome.report().money();
+        long bound = outcome.run().wallNanos() / lab.payFloorNanos() + 1;
+        assertThat(money.paidOrders()).isLessThanOrEqualTo(bound);
+    }
+
+    @Test
+    @DisplayName("requests time out: the queue behind the lock grows past the 200 ms timeout")
+    void timeoutsHappen() {
+        assertThat(outcome.run().timedOut()).isPositive();
+    }
+
+    @Test
+    @DisplayName("the order table's lock carries at least 80% of the lock wait JFR recorded")
+    void theOrderTableLockDominatesLockWait() {
+        ProfileReport profile = outcome.profile();
+        assumeThat(profile).as("profiling is on (-Dlab.profile=true)").isNotNull();
+        assumeThat(profile.lockWaitNanos())
+                .as("JFR recorded lock waits (platform threads; see the report's notes)").isPositive();
+        double share = (double) profile.lockWaitNanosWhere("archlab.order.OrderService.") / profile.lockWaitNanos();
+        assertThat(share).isGreaterThanOrEqualTo(0.80);
+    }
+
+    @Test
+    @DisplayName("pay is the lock's top holder: the holder side the JFR wait table cannot show")
+    void payHoldsTheLockLongest() {
+        RunReport report = outcome.report();
+        assumeThat(report.run().tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
+        assertThat(report.topHolder()).isEqualTo("pay");
+    }
+
+    @Test
+    @DisplayName("orders are charged but never marked PAID, and the ledger's count matches the table's")
+    void chargedButNotPaid() {
+        MoneyEvidence money = outcome.report().money();
+        assertThat(money.chargedButNotPaid()).isPositive();
+        assertThat(money.chargedButNotPaid()).isEqualTo(money.distinctOrdersCharged() - money.paidOrders());
+    }
+}

@@ -1,0 +1,28 @@
+package archlab.downstream;
+
+/**
+ * An idempotency key was reused for a different order or amount. Nothing is charged: the provider
+ * cannot tell which of the two requests the caller meant. A programming error of the caller, hence an
+ * {@link IllegalArgumentException}.
+ */
+public class IdempotencyKeyConflictException extends IllegalArgumentException {
+
+    private final String idempotencyKey;
+
+    /**
+     * @param idempotencyKey the reused key
+     * @param first          the charge the key made first
+     * @param conflicting    the request that reused it
+     */
+    public IdempotencyKeyConflictException(String idempotencyKey, ChargeResult first, ChargeRequest conflicting) {
+        super("idempotency key '" + idempotencyKey + "' was first used for order " + first.orderId()
+                + " amount " + first.amountCents() + " cents, now for order " + conflicting.orderId()
+                + " amount " + conflicting.amountCents() + " cents; nothing charged");
+        this.idempotencyKey = idempotencyKey;
+    }
+
+    /** @return the reused key */
+    public String idempotencyKey() {
+        return idempotencyKey;
+    }
+}

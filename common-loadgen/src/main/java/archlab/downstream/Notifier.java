@@ -1,0 +1,23 @@
+package archlab.downstream;
+
+import archlab.loadgen.RequestContext;
+
+/**
+ * The notification system: tells the customer their order was paid.
+ *
+ * <p>Delivery is at-least-once: a message sent again (same {@link Notification#messageId()}) after a
+ * timeout is recognised by the receiver, so its effect happens once.
+ *
+ * <p>Implementations must be safe to call from any number of threads.
+ */
+public interface Notifier {
+
+    /**
+     * Delivers {@code notification}.
+     *
+     * @throws DownstreamTimeoutException when the deadline passes before the reply arrives
+     *                                    (the message may have been delivered)
+     * @throws DownstreamException        when the notifier refuses the call (nothing delivered)
+     */
+    void notify(RequestContext ctx, Notification notification);
+}

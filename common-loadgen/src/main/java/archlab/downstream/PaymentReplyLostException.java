@@ -1,0 +1,13 @@
+package archlab.downstream;
+
+/**
+ * The payment provider charged the money, and then its reply was lost: the caller sees an error, yet
+ * the {@link PaymentLedger} holds the charge. An injected fault ({@link DownstreamSettings#paymentLostReplyRate()});
+ * the case idempotency keys and reconcilers exist for.
+ */
+public class PaymentReplyLostException extends DownstreamException {
+
+    public PaymentReplyLostException(long callIndex, String orderId) {
+        super(PaymentsStub.NAME, callIndex, "reply lost for order " + orderId + " (the provider did charge)");
+    }
+}

@@ -1,0 +1,94 @@
+package archlab.loadgen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The book's fixed request mix: 40% create, 35% get, 25% pay, chosen from the request's sequence
+ * number through the book's multiplicative mix, so that every run of every module performs the same
+ * operations in the same order. Get reads a pre-created order chosen by the same mix; pay takes the
+ * pre-created orders in order, once each (so "paid twice" never pollutes the failures), and an
+ * exhausted pool is its own outcome ({@link PoolExhaustedException}), never a silent success.
+ *
+ * <p>Thread-safety: {@link #execute} is safe from many threads; {@link #prepare} runs once, before.
+ */
+public final class BookWorkload implements Workload {
+
+    /** The book's customer id. */
+    public static final String CUSTOMER = "cust";
+    /** The book's one item: SKU, quantity and unit price in cents. */
+    public static final String SKU = "sku-a";
+    public static final int QUANTITY = 1;
+    public static final long UNIT_PRICE_CENTS = 1999;
+    /** Orders created before the run as the pay pool, as in the book. */
+    public static final int DEFAULT_POOL = 4_000;
+
+    public static final String CREATE = "create";
+    public static final String GET = "get";
+    public static final String PAY = "pay";
+
+    private final OrderTarget target;
+    private final List<String> pool;
+    private final AtomicInteger nextToPay = new AtomicInteger();
+
+    private BookWorkload(OrderTarget target, List<String> pool) {
+        this.target = target;
+        this.pool = pool;
+    }
+
+    /**
+     * Creates {@code poolSize} orders through {@code target} (no deadline, not measured) and returns the
+     * workload that draws on them.
+     */
+    public static BookWorkload prepare(OrderTarget target, int poolSize) throws Exception {
+        if (poolSize < 1) {
+            throw new IllegalArgumentException("poolSize must be at least 1, was " + poolSize);
+        }
+        List<String> ids = new ArrayList<>(poolSize);
+        for (int i = 0; i < poolSize; i++) {
+            ids.add(target.create(RequestContext.background()));
+        }
+        return new BookWorkload(target, List.copyOf(ids));
+    }
+
+    /** The book's mix: {@code (n·0x9e3779b97f4a7c15 + 0xbf58476d1ce4e5b9) >> 17} on unsigned 64 bits. */
+    public static long mix(long n) {
+        return (n * 0x9e3779b97f4a7c15L + 0xbf58476d1ce4e5b9L) >>> 17;
+    }
+
+    @Override
+    public String operationOf(long sequence) {
+        long r = mix(sequence) % 100;
+        if (r < 40) {
+            return CREATE;
+        }
+        return r < 75 ? GET : PAY;
+    }
+
+    @Override
+    public void execute(long sequence, String operation, RequestContext ctx) throws Exception {
+        switch (operation) {
+            case CREATE -> target.create(ctx);
+            case GET -> target.get(ctx, pool.get((int) (mix(sequence + 7) % pool.size())));
+            case PAY -> {
+                int i = nextToPay.getAndIncrement();
+                if (i >= pool.size()) {
+                    throw new PoolExhaustedException("all " + pool.size() + " pre-created orders were paid");
+                }
+                target.pay(ctx, pool.get(i));
+            }
+            default -> throw new IllegalArgumentException("unknown operation " + operation);
+        }
+    }
+
+    /** @return the pre-created order ids, in pay order */
+    public List<String> pool() {
+        return pool;
+    }
+
+    /** @return how many pays took an order from the pool so far */
+    public int paysTaken() {
+        return Math.min(nextToPay.get(), pool.size());
+    }
+}

@@ -1,0 +1,253 @@
+package archlab.loadgen;
+
+import archlab.trace.RequestTrace;
+import archlab.trace.SegmentTable;
+import archlab.trace.Trace;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAccumulator;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An open-loop load generator: requests arrive on a schedule, whether or not earlier ones finished.
+ *
+ * <p>The trap it avoids (two of them, both in the book's Go runner):
+ * <ul>
+ *   <li><b>Skipped requests.</b> A ticker that falls behind drops ticks: the book offered 4,110 of 4,500
+ *       planned. Here request {@code i} is planned at {@code t0 + offset(i)}; a generator that falls
+ *       behind starts the late requests at once and never skips one, so {@code offered == rate × duration}.</li>
+ *   <li><b>Coordinated omission.</b> Latency counts from the <em>planned</em> start, so a request that
+ *       waited for the generator is charged for the wait. The wait itself is kept apart as
+ *       <em>send lag</em>, so a slow generator can be told from a slow service.</li>
+ * </ul>
+ *
+ * <p>Each request runs on a thread of its own ({@link LoadSpec#threads()}); there is no concurrency
+ * cap. Each carries a {@link Deadline} of planned start + timeout in its {@link RequestContext}.
+ *
+ * <p>Thread-safety: one runner may be used by one caller at a time; a run is self-contained.
+ */
+public final class OpenLoopRunner {
+
+    /** How long past the last deadline the runner waits for stragglers before reporting them unfinished. */
+    private static final Duration DRAIN_GRACE = Duration.ofSeconds(30);
+    /** Below this much time to the next planned start the generator spins instead of parking. */
+    private static final long SPIN_THRESHOLD_NANOS = 100_000L;
+
+    private final NanoClock clock;
+
+    public OpenLoopRunner() {
+        this(NanoClock.SYSTEM);
+    }
+
+    /** @param clock the clock latencies and deadlines are measured on; the runner also sleeps on real time */
+    public OpenLoopRunner(NanoClock clock) {
+        this.clock = clock;
+    }
+
+    /** Runs the warm-up (if any), then the measured run, and returns the measured figures. */
+    public RunResult run(LoadSpec spec, Workload workload) {
+        long warmup = 0;
+        if (spec.warmupRequests() > 0) {
+            runPhase(spec, spec.warmupRequests(), 0, workload, 0);
+            warmup = spec.warmupRequests();
+        }
+        return runPhase(spec, spec.plannedRequests(), warmup, workload, warmup);
+    }
+
+    private RunResult runPhase(LoadSpec spec, int count, long sequenceOffset, Workload workload, long warmupRequests) {
+        Phase phase = new Phase(spec, count, workload);
+        long[] offsets = spec.arrival().plan(count, spec.ratePerSecond());
+        ThreadFactory threads = spec.threads().factory();
+        long t0 = clock.nanoTime() + 1_000_000L; // 1 ms to get going
+        long offered = 0;
+        long notStarted = 0;
+        for (int i = 0; i < count; i++) {
+            long planned = t0 + offsets[i];
+            waitUntil(planned);
+            long sequence = sequenceOffset + i + 1;
+            offered++;
+            try {
+                Thread thread = threads.newThread(() -> phase.execute(sequence, planned));
+                if (thread == null) {
+                    throw new IllegalStateException("thread factory returned null");
+                }
+                thread.start();
+            } catch (OutOfMemoryError | RuntimeException e) {
+                notStarted++;
+                phase.causes.merge("thread not started: " + e.getClass().getSimpleName(), 1L, Long::sum);
+                phase.done.countDown();
+            }
+        }
+        long lastDeadline = t0 + offsets[count - 1] + spec.timeout().toNanos();
+        long waitNanos = Math.max(0, lastDeadline - clock.nanoTime()) + DRAIN_GRACE.toNanos();
+        boolean drained;
+        try {
+            drained = phase.done.await(waitNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            drained = false;
+        }
+        long unfinished = drained ? 0 : phase.done.getCount();
+        long wall = Math.max(phase.lastEnd.get(), t0) - t0;
+        return phase.result(offered, notStarted, unfinished, wall, warmupRequests);
+    }
+
+    private void waitUntil(long plannedNanos) {
+        while (true) {
+            long remaining = plannedNanos - clock.nanoTime();
+            if (remaining <= 0) {
+                return;
+            }
+            if (remaining > SPIN_THRESHOLD_NANOS) {
+                LockSupport.parkNanos(remaining - SPIN_THRESHOLD_NANOS / 2);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** The counters of one phase (warm-up or measured). */
+    private final class Phase {
+        final LoadSpec spec;
+        final Workload workload;
+        final long timeoutNanos;
+        final CountDownLatch done;
+        final LongAdder started = new LongAdder();
+        final LatencyHistogram latency = new LatencyHistogram();
+        final LatencyHistogram sendLag = new LatencyHistogram();
+        final Map<String, OperationAccumulator> operations = new ConcurrentHashMap<>();
+        final Map<String, Long> causes = new ConcurrentHashMap<>();
+        final LongAccumulator maxOverrun = new LongAccumulator(Math::max, 0);
+        final LongAccumulator lastEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
+        final SegmentTable segments = new SegmentTable();
+        final LongAdder traced = new LongAdder();
+
+        Phase(LoadSpec spec, int count, Workload workload) {
+            this.spec = spec;
+            this.workload = workload;
+            this.timeoutNanos = spec.timeout().toNanos();
+            this.done = new CountDownLatch(count);
+        }
+
+        void execute(long sequence, long plannedNanos) {
+            try {
+                long startNanos = clock.nanoTime();
+                started.increment();
+                sendLag.record(startNanos - plannedNanos);
+                String operation;
+                try {
+                    operation = workload.operationOf(sequence);
+                } catch (RuntimeException e) {
+                    operation = "unknown";
+                }
+                RequestTrace requestTrace = spec.traceEvery() > 0 && sequence % spec.traceEvery() == 0
+                        ? new RequestTrace(clock, plannedNanos) : null;
+                Trace trace = requestTrace == null ? Trace.OFF : requestTrace;
+                if (requestTrace != null) {
+                    requestTrace.begin(startNanos);
+                }
+                RequestContext ctx = new RequestContext(sequence, plannedNanos,
+                        new Deadline(plannedNanos + timeoutNanos), clock, trace);
+                Throwable error = null;
+                try {
+                    workload.execute(sequence, operation, ctx);
+                } catch (Throwable t) {
+                    error = t;
+                }
+                long endNanos = clock.nanoTime();
+                lastEnd.accumulate(endNanos);
+                record(operation, plannedNanos, endNanos, error);
+                if (requestTrace != null) {
+                    requestTrace.finish(endNanos);
+                    segments.record(operation, requestTrace);
+                    traced.increment();
+                }
+            } finally {
+                done.countDown();
+            }
+        }
+
+        private void record(String operation, long plannedNanos, long endNanos, Throwable error) {
+            long latencyNanos = endNanos - plannedNanos;
+            OperationAccumulator op = operations.computeIfAbsent(operation, OperationAccumulator::new);
+            Outcome outcome = classify(latencyNanos, error);
+            op.count(outcome);
+            if (outcome == Outcome.TIMED_OUT) {
+                maxOverrun.accumulate(latencyNanos - timeoutNanos);
+            }
+            if (outcome == Outcome.TIMED_OUT || outcome == Outcome.FAILED) {
+                causes.merge(error == null ? "none" : error.getClass().getSimpleName(), 1L, Long::sum);
+            }
+            if (outcome != Outcome.REJECTED && outcome != Outcome.POOL_EXHAUSTED) {
+                latency.record(latencyNanos);
+                op.latency.record(latencyNanos);
+            }
+        }
+
+        private Outcome classify(long latencyNanos, Throwable error) {
+            if (error instanceof PoolExhaustedException) {
+                return Outcome.POOL_EXHAUSTED;
+            }
+            // at or past the deadline, as Deadline.isExpired sees it: a request that gave up exactly at its
+            // deadline (DeadlineExceededException) is timed out, never failed
+            if (latencyNanos >= timeoutNanos) {
+                return Outcome.TIMED_OUT;
+            }
+            if (error == null) {
+                return Outcome.COMPLETED;
+            }
+            return error instanceof RequestRejectedException ? Outcome.REJECTED : Outcome.FAILED;
+        }
+
+        RunResult result(long offered, long notStarted, long unfinished, long wallNanos, long warmupRequests) {
+            long[] totals = new long[Outcome.values().length];
+            Map<String, RunResult.OperationResult> ops = new TreeMap<>();
+            operations.forEach((name, op) -> {
+                for (Outcome o : Outcome.values()) {
+                    totals[o.ordinal()] += op.outcomes[o.ordinal()].sum();
+                }
+                ops.put(name, op.result());
+            });
+            return new RunResult(spec, offered, started.sum(), notStarted,
+                    totals[Outcome.COMPLETED.ordinal()], totals[Outcome.TIMED_OUT.ordinal()],
+                    totals[Outcome.FAILED.ordinal()], totals[Outcome.REJECTED.ordinal()],
+                    totals[Outcome.POOL_EXHAUSTED.ordinal()], unfinished, wallNanos,
+                    latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
+                    maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests);
+        }
+    }
+
+    private static final class OperationAccumulator {
+        final String operation;
+        final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
+        final LatencyHistogram latency = new LatencyHistogram();
+
+        OperationAccumulator(String operation) {
+            this.operation = operation;
+            for (int i = 0; i < outcomes.length; i++) {
+                outcomes[i] = new LongAdder();
+            }
+        }
+
+        void count(Outcome outcome) {
+            outcomes[outcome.ordinal()].increment();
+        }
+
+        RunResult.OperationResult result() {
+            long offered = 0;
+            for (LongAdder a : outcomes) {
+                offered += a.sum();
+            }
+            return new RunResult.OperationResult(operation, offered,
+                    outcomes[Outcome.COMPLETED.ordinal()].sum(), outcomes[Outcome.TIMED_OUT.ordinal()].sum(),
+                    outcomes[Outcome.FAILED.ordinal()].sum(), outcomes[Outcome.REJECTED.ordinal()].sum(),
+                    outcomes[Outcome.POOL_EXHAUSTED.ordinal()].sum(), latency.summary());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package archlab.loadgen;
+
+import archlab.trace.SegmentTable.SegmentRow;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one measured open-loop run produced. Immutable; every figure was counted during the run.
+ *
+ * @param spec             the load that was offered
+ * @param offered          requests planned and sent: {@code rate × duration} exactly (those whose thread could not start are counted here and in {@code notStarted})
+ * @param started          requests whose task began running
+ * @param notStarted       requests whose thread could not be created (the run says so, never hides it)
+ * @param completed        ok within the timeout
+ * @param timedOut         finished at or after planned start + timeout (the deadline had expired)
+ * @param failed           an error before the timeout
+ * @param rejected         refused at once by the service
+ * @param poolExhausted    nothing left to send (e.g. no pre-created order left to pay)
+ * @param unfinished       still running when the runner stopped waiting (a hang: reported, never hidden)
+ * @param wallNanos        from the first planned start to the last completion
+ * @param latency          all requests that reached the service and were not rejected (completed, timed out, failed)
+ * @param operations       the same, per operation
+ * @param sendLag          how late each request's task actually started against its plan
+ * @param failureCauses    failed and timed-out requests by exception class (timed out without an error: "none")
+ * @param maxOverrunNanos  the largest amount by which a request finished past its deadline, 0 if none did
+ * @param segments         "where the time went", per operation and segment (empty when tracing is off)
+ * @param tracedRequests   how many requests were traced
+ * @param warmupRequests   requests of the warm-up, excluded from every figure above
+ */
+public record RunResult(
+        LoadSpec spec,
+        long offered,
+        long started,
+        long notStarted,
+        long completed,
+        long timedOut,
+        long failed,
+        long rejected,
+        long poolExhausted,
+        long unfinished,
+        long wallNanos,
+        LatencySummary latency,
+        Map<String, OperationResult> operations,
+        LatencySummary sendLag,
+        Map<String, Long> failureCauses,
+        long maxOverrunNanos,
+        List<SegmentRow> segments,
+        long tracedRequests,
+        long warmupRequests) {
+
+    /** @return wall time as a Duration */
+    public Duration wall() {
+        return Duration.ofNanos(wallNanos);
+    }
+
+    /** @return completed requests per second of wall time */
+    public double completedPerSecond() {
+        return wallNanos == 0 ? 0 : completed * 1_000_000_000.0 / wallNanos;
+    }
+
+    /**
+     * One operation's share of the run.
+     *
+     * @param operation     e.g. "pay"
+     * @param offered       requests of this operation
+     * @param completed     ok within the timeout
+     * @param timedOut      over the timeout
+     * @param failed        error before the timeout
+     * @param rejected      refused
+     * @param poolExhausted nothing left to send
+     * @param latency       latencies of its completed, timed-out and failed requests
+     */
+    public record OperationResult(
+            String operation,
+            long offered,
+            long completed,
+            long timedOut,
+            long failed,
+            long rejected,
+            long poolExhausted,
+            LatencySummary latency) {
+    }
+}

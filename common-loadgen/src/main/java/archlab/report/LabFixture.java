@@ -1,0 +1,31 @@
+package archlab.report;
+
+import archlab.downstream.DownstreamCounts;
+import archlab.loadgen.Workload;
+import java.util.List;
+
+/**
+ * One freshly built system under test, as a chapter module wires it: its workload and what it can
+ * tell about downstream calls and money once the run is over. {@link LabRun} asks for a new fixture
+ * for every repetition, so runs never share state.
+ */
+public interface LabFixture {
+
+    /** @return the workload the runner drives (already prepared: pool created) */
+    Workload workload();
+
+    /** Called after the run, before the figures are read: e.g. let an outbox relay drain. Default: nothing. */
+    default void afterRun() {
+    }
+
+    /** @return calls that reached each downstream stub */
+    DownstreamCounts downstreamCounts();
+
+    /** @return the ledger's and the order table's evidence */
+    MoneyEvidence money();
+
+    /** @return chapter-specific figures (outbox depth, cache hit ratio…); default none */
+    default List<ReportLine> extra() {
+        return List.of();
+    }
+}

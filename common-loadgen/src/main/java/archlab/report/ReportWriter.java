@@ -1,0 +1,76 @@
+package archlab.report;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import archlab.loadgen.Arrival;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Writes a {@link RunReport} as text (human first) and JSON (for tools) under a reports folder:
+ * {@code <dir>/<name>.txt} and {@code <dir>/<name>.json}. The folder defaults to the module's
+ * {@code target/reports/} (system property {@code archlab.reports.dir}, set by the build).
+ *
+ * <p>Thread-safety: stateless apart from a thread-safe ObjectMapper.
+ */
+public final class ReportWriter {
+
+    private static final ObjectMapper JSON = mapper();
+
+    private ReportWriter() {
+    }
+
+    /** @return the module's reports folder: {@code archlab.reports.dir}, else {@code target/reports} */
+    public static Path reportsDir() {
+        return Path.of(System.getProperty("archlab.reports.dir", "target/reports"));
+    }
+
+    /** Writes {@code <name>.txt} and {@code <name>.json} and returns the text file's path. */
+    public static Path write(Path dir, RunReport report) {
+        try {
+            Files.createDirectories(dir);
+            Path txt = dir.resolve(report.name() + ".txt");
+            Files.writeString(txt, report.text(), StandardCharsets.UTF_8);
+            JSON.writeValue(dir.resolve(report.name() + ".json").toFile(), report);
+            return txt;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write report " + report.name() + " to " + dir, e);
+        }
+    }
+
+    /** Writes any JSON-friendly value to {@code file}. */
+    public static void writeJson(Path file, Object value) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            JSON.writeValue(file.toFile(), value);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** @return the shared mapper: Durations as ISO-8601 strings, arrivals by description, indented */
+    public static ObjectMapper mapper() {
+        SimpleModule module = new SimpleModule("archlab");
+        module.addSerializer(Duration.class, new StdSerializer<>(Duration.class) {
+            @Override
+            public void serialize(Duration value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                gen.writeString(value.toString());
+            }
+        });
+        module.addSerializer(Arrival.class, new StdSerializer<>(Arrival.class) {
+            @Override
+            public void serialize(Arrival value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+                gen.writeString(value.describe());
+            }
+        });
+        return new ObjectMapper().registerModule(module).enable(SerializationFeature.INDENT_OUTPUT);
+    }
+}

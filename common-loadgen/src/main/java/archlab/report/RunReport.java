@@ -1,0 +1,190 @@
+package archlab.report;
+
+import archlab.downstream.DownstreamCounts;
+import archlab.loadgen.LatencySummary;
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.OperationResult;
+import archlab.trace.SegmentTable.SegmentRow;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Everything one load run of one module says, in the order a reader needs it: first the book's two
+ * lines in the book's exact shape (so they can be laid next to the book's), then the lab's own lines,
+ * "where the time went", and the profiles.
+ *
+ * @param module     e.g. "ch12-1-baseline"
+ * @param name       the run's name, also the report's file name, e.g. "baseline"
+ * @param environment JDK, cores, OS, time
+ * @param run        the runner's figures
+ * @param downstream calls that reached each stub
+ * @param money      the ledger's evidence
+ * @param extra      chapter-specific figures
+ * @param profile    profile tables, or null when not profiled
+ * @param spread     run-to-run spread when the load was repeated, or null for a single run
+ */
+public record RunReport(
+        String module,
+        String name,
+        Environment environment,
+        RunResult run,
+        DownstreamCounts downstream,
+        MoneyEvidence money,
+        List<ReportLine> extra,
+        ProfileSection profile,
+        Spread spread) {
+
+    public RunReport {
+        extra = extra == null ? List.of() : List.copyOf(extra);
+    }
+
+    /** The book's first line: {@code offered=4500 started=4500 completed=… timed_out=… wall=3.198s}. */
+    public String bookLine1() {
+        return String.format(Locale.ROOT, "offered=%d started=%d completed=%d timed_out=%d wall=%.3fs",
+                run.offered(), run.started(), run.completed(), run.timedOut(), run.wallNanos() / 1e9);
+    }
+
+    /** The book's second line: {@code rps_completed=… p50=…ms p99=…ms p999=…ms downstream inventory=… payment=… notify=…}. */
+    public String bookLine2() {
+        LatencySummary l = run.latency();
+        return String.format(Locale.ROOT,
+                "rps_completed=%.2f p50=%dms p99=%dms p999=%dms downstream inventory=%d payment=%d notify=%d",
+                run.completedPerSecond(), l.bookP50Millis(), l.bookP99Millis(), l.bookP999Millis(),
+                downstream.inventoryCalls(), downstream.paymentCalls(), downstream.notifyCalls());
+    }
+
+    /** @return the whole human-readable report */
+    public String text() {
+        List<String> out = new ArrayList<>();
+        out.add("=== " + module + " / " + name + " ===");
+        out.add(bookLine1());
+        out.add(bookLine2());
+        out.add("");
+        out.add("--- lab lines ---");
+        out.addAll(labLines());
+        out.add("");
+        out.addAll(segmentLines());
+        if (profile != null) {
+            out.add("");
+            out.addAll(profile.text());
+        }
+        return String.join("\n", out) + "\n";
+    }
+
+    /** @return this report with the spread of repeated runs added */
+    public RunReport withSpread(Spread s) {
+        return new RunReport(module, name, environment, run, downstream, money, extra, profile, s);
+    }
+
+    /** The lab's own lines: outcomes, precise percentiles, send lag, money, settings. */
+    public List<String> labLines() {
+        List<String> out = new ArrayList<>();
+        RunResult r = run;
+        out.add(String.format(Locale.ROOT, "failed=%d rejected=%d pool_exhausted=%d not_started=%d unfinished=%d",
+                r.failed(), r.rejected(), r.poolExhausted(), r.notStarted(), r.unfinished()));
+        out.add("latency " + hdr(r.latency()) + String.format(Locale.ROOT, " max_overrun_past_deadline=%.3fms",
+                r.maxOverrunNanos() / 1e6));
+        for (OperationResult op : r.operations().values()) {
+            out.add(String.format(Locale.ROOT,
+                    "op=%-6s offered=%d completed=%d timed_out=%d failed=%d rejected=%d pool_exhausted=%d book_p50=%dms book_p99=%dms %s",
+                    op.operation(), op.offered(), op.completed(), op.timedOut(), op.failed(), op.rejected(),
+                    op.poolExhausted(), op.latency().bookP50Millis(), op.latency().bookP99Millis(), hdr(op.latency())));
+        }
+        out.add(String.format(Locale.ROOT, "send_lag p50=%dus p99=%dus max=%.0fus (how late the generator started requests against their plan)",
+                r.sendLag().p50Micros(), r.sendLag().p99Micros(), r.sendLag().maxMicros()));
+        if (!r.failureCauses().isEmpty()) {
+            out.add("failure_causes " + r.failureCauses().entrySet().stream()
+                    .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
+        }
+        out.add(String.format(Locale.ROOT, "money charges=%d distinct_orders_charged=%d paid_orders=%d charged_not_paid=%d double_charges=%d",
+                money.charges(), money.distinctOrdersCharged(), money.paidOrders(), money.chargedButNotPaid(), money.doubleCharges()));
+        if (spread != null) {
+            out.add(spread.render());
+        }
+        for (ReportLine line : extra) {
+            out.add(line.name() + "=" + format(line.value()));
+        }
+        LoadSpec s = r.spec();
+        out.add(String.format(Locale.ROOT,
+                "settings rate=%d/s duration=%s timeout=%s arrival=%s threads=%s warmup=%s trace=%s",
+                s.ratePerSecond(), seconds(s.duration()), millis(s.timeout()), s.arrival().describe(),
+                s.threads().name().toLowerCase(Locale.ROOT),
+                s.warmup().isZero() ? "none (as in the book)" : seconds(s.warmup()) + " (" + r.warmupRequests() + " requests, excluded)",
+                s.traceEvery() == 0 ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
+        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s",
+                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
+                environment.maxHeapMiB(), environment.at()));
+        return out;
+    }
+
+    /** "Where the time went": per operation, per segment, self time and its share; then the lock holders. */
+    public List<String> segmentLines() {
+        List<String> out = new ArrayList<>();
+        List<SegmentRow> rows = run.segments();
+        if (rows.isEmpty()) {
+            out.add("--- where the time went: not recorded (segment tracing off) ---");
+            return out;
+        }
+        out.add(String.format(Locale.ROOT, "--- where the time went (self time per request that entered the segment; %d traced requests) ---",
+                run.tracedRequests()));
+        out.add(String.format(Locale.ROOT, "%-7s %-14s %7s %7s %10s %10s %10s %10s %7s %12s",
+                "op", "segment", "reqs", "entries", "mean_ms", "p50_ms", "p99_ms", "max_ms", "share", "incl_mean_ms"));
+        for (SegmentRow row : rows) {
+            out.add(String.format(Locale.ROOT, "%-7s %-14s %7d %7d %10.3f %10.3f %10.3f %10.3f %6.1f%% %12.3f",
+                    row.operation(), row.segment(), row.requests(), row.entries(), row.meanMicros() / 1e3,
+                    row.p50Micros() / 1e3, row.p99Micros() / 1e3, row.maxMicros() / 1e3, row.sharePercent(),
+                    row.inclusiveMeanMicros() / 1e3));
+        }
+        List<SegmentRow> holders = rows.stream().filter(r -> r.segment().endsWith(".held")).toList();
+        if (!holders.isEmpty()) {
+            double total = holders.stream().mapToDouble(h -> h.inclusiveMeanMicros() * h.requests()).sum();
+            out.add("");
+            out.add("--- lock holders (who holds the lock, how often, how long: inclusive time under it) ---");
+            out.add(String.format(Locale.ROOT, "%-7s %-12s %8s %12s %10s %7s", "op", "lock", "holds", "total_ms", "mean_ms", "share"));
+            holders.stream()
+                    .sorted((a, b) -> Double.compare(b.inclusiveMeanMicros() * b.requests(), a.inclusiveMeanMicros() * a.requests()))
+                    .forEach(h -> out.add(String.format(Locale.ROOT, "%-7s %-12s %8d %12.1f %10.3f %6.1f%%",
+                            h.operation(), h.segment(), h.entries(), h.inclusiveMeanMicros() * h.requests() / 1e3,
+                            h.inclusiveMeanMicros() / 1e3, total == 0 ? 0 : 100.0 * h.inclusiveMeanMicros() * h.requests() / total)));
+        }
+        return out;
+    }
+
+    /** @return the operation that held a {@code *.held} segment longest in total, or null */
+    public String topHolder() {
+        return run.segments().stream().filter(r -> r.segment().endsWith(".held"))
+                .max((a, b) -> Double.compare(a.inclusiveMeanMicros() * a.requests(), b.inclusiveMeanMicros() * b.requests()))
+                .map(SegmentRow::operation).orElse(null);
+    }
+
+    /** @return extra figures by name */
+    public Map<String, Object> extraByName() {
+        return extra.stream().collect(Collectors.toMap(ReportLine::name, ReportLine::value, (a, b) -> b, java.util.LinkedHashMap::new));
+    }
+
+    private static String hdr(LatencySummary l) {
+        return String.format(Locale.ROOT, "hdr_p50=%.3fms hdr_p90=%.3fms hdr_p99=%.3fms hdr_p999=%.3fms max=%.3fms mean=%.3fms n=%d",
+                l.p50Micros() / 1e3, l.p90Micros() / 1e3, l.p99Micros() / 1e3, l.p999Micros() / 1e3,
+                l.maxMicros() / 1e3, l.meanMicros() / 1e3, l.count());
+    }
+
+    private static String format(Object v) {
+        if (v instanceof Double d) {
+            return String.format(Locale.ROOT, "%.4f", d);
+        }
+        return String.valueOf(v);
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9).replace(".000s", "s");
+    }
+
+    private static String millis(java.time.Duration d) {
+        return d.toMillis() + "ms";
+    }
+
+}

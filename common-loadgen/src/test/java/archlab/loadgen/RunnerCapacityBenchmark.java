@@ -1,0 +1,86 @@
+package archlab.loadgen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.report.ReportWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * A benchmark of the runner itself, not a timed test: how fast can it offer requests and still start
+ * each one within 1 ms of its plan? Against a no-op task, at rising rates, virtual threads, tracing off.
+ * It prints a table and writes {@code target/reports/runner-capacity.txt} (+ .json); it asserts only
+ * what holds on any machine (every planned request offered and started).
+ *
+ * <p>Run: {@code mvn -pl common-loadgen test -Dbench -Dtest=RunnerCapacityBenchmark}.
+ * Target on the lab's 2-core machine: ≥ 100,000 req/s with send-lag p99 ≤ 1 ms.
+ */
+@EnabledIfSystemProperty(named = "bench", matches = ".*", disabledReason = "a benchmark: mvn test -Dbench")
+class RunnerCapacityBenchmark {
+
+    private static final int[] RATES = {10_000, 25_000, 50_000, 75_000, 100_000, 150_000, 200_000, 300_000};
+    private static final long LAG_TARGET_MICROS = 1_000;
+
+    record Row(int rate, long offered, long started, long sendLagP50Micros, long sendLagP99Micros, double sendLagMaxMicros,
+               double wallSeconds) {
+    }
+
+    @Test
+    @DisplayName("the runner offers and starts every planned request at every rate; prints the highest rate with send-lag p99 ≤ 1 ms")
+    void capacity() throws Exception {
+        Workload noop = new Workload() {
+            @Override
+            public String operationOf(long sequence) {
+                return "noop";
+            }
+
+            @Override
+            public void execute(long sequence, String operation, RequestContext ctx) {
+            }
+        };
+        OpenLoopRunner runner = new OpenLoopRunner();
+        // warm the JIT on the runner's own paths first; excluded from the table
+        runner.run(spec(20_000, Duration.ofSeconds(1)), noop);
+
+        List<Row> rows = new ArrayList<>();
+        int best = 0;
+        for (int rate : RATES) {
+            RunResult r = runner.run(spec(rate, Duration.ofSeconds(2)), noop);
+            Row row = new Row(rate, r.offered(), r.started(), r.sendLag().p50Micros(), r.sendLag().p99Micros(),
+                    r.sendLag().maxMicros(), r.wallNanos() / 1e9);
+            rows.add(row);
+            System.out.printf(Locale.ROOT, "rate=%,d/s offered=%d started=%d send_lag p50=%dus p99=%dus max=%.0fus wall=%.3fs%n",
+                    rate, row.offered(), row.started(), row.sendLagP50Micros(), row.sendLagP99Micros(),
+                    row.sendLagMaxMicros(), row.wallSeconds());
+            assertThat(r.offered()).isEqualTo(r.spec().plannedRequests());
+            assertThat(r.started()).isEqualTo(r.offered());
+            if (row.sendLagP99Micros() <= LAG_TARGET_MICROS) {
+                best = rate;
+            }
+        }
+        String verdict = String.format(Locale.ROOT,
+                "highest rate with send-lag p99 <= 1 ms: %s (target >= 100,000 req/s; %d cores, JDK %s)",
+                best == 0 ? "none of the rates tried" : String.format(Locale.ROOT, "%,d req/s", best),
+                Runtime.getRuntime().availableProcessors(), Runtime.version());
+        System.out.println(verdict);
+        Path dir = ReportWriter.reportsDir();
+        Files.createDirectories(dir);
+        StringBuilder text = new StringBuilder("runner capacity: no-op task, virtual threads, tracing off, 2 s per rate\n");
+        rows.forEach(r -> text.append(String.format(Locale.ROOT, "rate=%d offered=%d started=%d send_lag_p50=%dus send_lag_p99=%dus send_lag_max=%.0fus wall=%.3fs%n",
+                r.rate(), r.offered(), r.started(), r.sendLagP50Micros(), r.sendLagP99Micros(), r.sendLagMaxMicros(), r.wallSeconds())));
+        text.append(verdict).append('\n');
+        Files.writeString(dir.resolve("runner-capacity.txt"), text);
+        ReportWriter.writeJson(dir.resolve("runner-capacity.json"), rows);
+    }
+
+    private static LoadSpec spec(int rate, Duration duration) {
+        return LoadSpec.book().withRate(rate).withDuration(duration).withTraceEvery(0).withThreads(ThreadKind.VIRTUAL);
+    }
+}
