@@ -8,6 +8,7 @@ import archlab.profile.ProfileReport;
 import archlab.report.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
+import archlab.trace.SegmentTable.SegmentRow;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,18 @@ class BaselineOpenLoopTest {
         RunReport report = outcome.report();
         assumeThat(report.run().tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
         assertThat(report.topHolder()).isEqualTo("pay");
+    }
+
+    @Test
+    @DisplayName("where the time went: waiting for the lock is the largest segment of create, get and pay")
+    void lockWaitDominatesEveryOperation() {
+        RunResult run = outcome.run();
+        assumeThat(run.tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
+        for (String op : java.util.List.of("create", "get", "pay")) {
+            SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(op))
+                    .max(java.util.Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();
+            assertThat(top.segment()).as("largest segment of " + op).isEqualTo(OrderService.LOCK_WAIT);
+        }
     }
 
     @Test

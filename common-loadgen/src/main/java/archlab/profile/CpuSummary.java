@@ -7,8 +7,8 @@ import java.util.Locale;
  * percentage taken of the CPU time the machine offered ({@code duration × cores}) rather than of wall time.
  *
  * <p>{@code jdk.ExecutionSample} samples only threads that are running Java code, so time in native code, system
- * calls and the JVM's own threads (GC, JIT) is not in it; the JVM also caps how many threads it samples per
- * period. Read samples × period as a lower bound of the Java CPU time.
+ * calls and the JVM's own threads (GC, JIT) is not in it, and the sampler need not catch every running thread
+ * every period. Read samples × period as an estimate, more likely low than high, of the Java CPU time.
  *
  * @param durationNanos     how long the recording ran, nanoseconds
  * @param samples           {@code jdk.ExecutionSample} events

@@ -215,16 +215,16 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      */
     public String render(int topN) {
         StringBuilder out = new StringBuilder();
-        out.append(lockTable.render(topN));
+        out.append(lockTable.render(topN, TopTable.PLUMBING));
         if (!lockWaitByBlocker.isEmpty()) {
             out.append("lock wait by blocker:");
             lockWaitByBlocker.forEach((k, v) -> out.append(' ').append(k).append('=').append(ValueUnit.NANOSECONDS.format(v)));
             out.append('\n');
         }
-        String cpuText = cpuTable.render(topN);
+        String cpuText = cpuTable.render(topN, TopTable.PLUMBING);
         int eol = cpuText.indexOf('\n') + 1;
         out.append(cpuText, 0, eol).append(cpu.render()).append('\n').append(cpuText.substring(eol));
-        out.append(allocationTable.render(topN));
+        out.append(allocationTable.render(topN, TopTable.PLUMBING));
         out.append(gc.render()).append('\n');
         out.append(String.format(Locale.ROOT,
                 "events: cpu_samples=%d alloc_samples=%d (dropped %d) lock_parks=%d monitor_enters=%d"

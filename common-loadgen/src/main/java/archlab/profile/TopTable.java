@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -117,6 +118,23 @@ public record TopTable(String title, ValueUnit unit, double total, long events, 
      * @return the text, lines ending in {@code \n}
      */
     public String render(int topN) {
+        return render(topN, method -> false);
+    }
+
+    /**
+     * Frames that only carry a thread to the code that matters: thread entry points, continuations, the
+     * load runner's own dispatch. In a load run they sit at cum 100% and crowd the application rows out.
+     */
+    public static final Predicate<String> PLUMBING = method -> method.startsWith("java.lang.Thread.")
+            || method.startsWith("java.lang.VirtualThread") || method.startsWith("jdk.internal.vm.Continuation")
+            || method.startsWith("java.util.concurrent.ForkJoin") || method.startsWith("archlab.loadgen.OpenLoopRunner");
+
+    /**
+     * Like {@link #render(int)}, but leaves out rows with no flat value whose method {@code hide} matches
+     * (e.g. {@link #PLUMBING}); every percentage is still of the whole table, and the header says how many
+     * rows were left out.
+     */
+    public String render(int topN, Predicate<String> hide) {
         if (topN < 1) {
             throw new IllegalArgumentException("topN must be >= 1, was " + topN);
         }
@@ -129,9 +147,12 @@ public record TopTable(String title, ValueUnit unit, double total, long events, 
         if (!note.isEmpty()) {
             out.append("  ! ").append(note).append('\n');
         }
-        List<TopRow> shown = rows.subList(0, Math.min(topN, rows.size()));
-        out.append(String.format(Locale.ROOT, "Showing top %d of %d methods; total %s in %d events%n",
-                shown.size(), rows.size(), unit.format(total), events));
+        List<TopRow> visible = rows.stream().filter(r -> r.flat() != 0 || !hide.test(r.method())).toList();
+        List<TopRow> shown = visible.subList(0, Math.min(topN, visible.size()));
+        int hidden = rows.size() - visible.size();
+        out.append(String.format(Locale.ROOT, "Showing top %d of %d methods; total %s in %d events%s%n",
+                shown.size(), rows.size(), unit.format(total), events,
+                hidden == 0 ? "" : " (" + hidden + " thread/runner entry frames with no flat time left out)"));
         List<String[]> cells = new ArrayList<>();
         for (TopRow r : shown) {
             cells.add(new String[] {unit.format(r.flat()), pct(r.flatPercent()), pct(r.sumPercent()),

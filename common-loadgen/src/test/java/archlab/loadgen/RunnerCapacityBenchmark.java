@@ -51,28 +51,44 @@ class RunnerCapacityBenchmark {
 
         List<Row> rows = new ArrayList<>();
         int best = 0;
+        int sustained = 0;
+        boolean allBelowPassed = true;
         for (int rate : RATES) {
-            RunResult r = runner.run(spec(rate, Duration.ofSeconds(2)), noop);
+            // three runs per rate; the row is the run with the median send-lag p99 (a noisy machine's spread)
+            List<RunResult> runs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                RunResult one = runner.run(spec(rate, Duration.ofSeconds(1)), noop);
+                assertThat(one.offered()).isEqualTo(one.spec().plannedRequests());
+                assertThat(one.started()).isEqualTo(one.offered());
+                runs.add(one);
+            }
+            runs.sort(java.util.Comparator.comparingLong(x -> x.sendLag().p99Micros()));
+            RunResult r = runs.get(1);
             Row row = new Row(rate, r.offered(), r.started(), r.sendLag().p50Micros(), r.sendLag().p99Micros(),
                     r.sendLag().maxMicros(), r.wallNanos() / 1e9);
             rows.add(row);
             System.out.printf(Locale.ROOT, "rate=%,d/s offered=%d started=%d send_lag p50=%dus p99=%dus max=%.0fus wall=%.3fs%n",
                     rate, row.offered(), row.started(), row.sendLagP50Micros(), row.sendLagP99Micros(),
                     row.sendLagMaxMicros(), row.wallSeconds());
-            assertThat(r.offered()).isEqualTo(r.spec().plannedRequests());
-            assertThat(r.started()).isEqualTo(r.offered());
-            if (row.sendLagP99Micros() <= LAG_TARGET_MICROS) {
+            boolean pass = row.sendLagP99Micros() <= LAG_TARGET_MICROS;
+            if (pass) {
                 best = rate;
+            }
+            allBelowPassed &= pass;
+            if (allBelowPassed) {
+                sustained = rate;
             }
         }
         String verdict = String.format(Locale.ROOT,
-                "highest rate with send-lag p99 <= 1 ms: %s (target >= 100,000 req/s; %d cores, JDK %s)",
+                "highest rate with median send-lag p99 <= 1 ms: %s; highest with every lower rate passing too: %s"
+                        + " (target >= 100,000 req/s; %d cores, JDK %s)",
                 best == 0 ? "none of the rates tried" : String.format(Locale.ROOT, "%,d req/s", best),
+                sustained == 0 ? "none" : String.format(Locale.ROOT, "%,d req/s", sustained),
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         System.out.println(verdict);
         Path dir = ReportWriter.reportsDir();
         Files.createDirectories(dir);
-        StringBuilder text = new StringBuilder("runner capacity: no-op task, virtual threads, tracing off, 2 s per rate\n");
+        StringBuilder text = new StringBuilder("runner capacity: no-op task, virtual threads, tracing off, 3 runs of 1 s per rate (median run shown)\n");
         rows.forEach(r -> text.append(String.format(Locale.ROOT, "rate=%d offered=%d started=%d send_lag_p50=%dus send_lag_p99=%dus send_lag_max=%.0fus wall=%.3fs%n",
                 r.rate(), r.offered(), r.started(), r.sendLagP50Micros(), r.sendLagP99Micros(), r.sendLagMaxMicros(), r.wallSeconds())));
         text.append(verdict).append('\n');
