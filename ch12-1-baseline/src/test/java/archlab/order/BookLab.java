@@ -3,32 +3,59 @@ package archlab.order;
 import archlab.downstream.Downstream;
 import archlab.downstream.DownstreamCounts;
 import archlab.downstream.DownstreamSettings;
-import archlab.downstream.PaymentLedger;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.NanoClock;
 import archlab.loadgen.Workload;
 import archlab.report.LabFixture;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
+import archlab.scenario.Scenario;
+import archlab.scenario.Timeline;
 import java.util.List;
 
 /**
- * This checkpoint wired for the book's load: the 2 / 4 / 2 ms downstream stubs, the service, and the
- * book's workload with its 4,000 pre-created orders. A new instance for every run.
+ * This checkpoint wired for the book's load: downstream stubs (the book's 2 / 4 / 2 ms, or one of
+ * 12.3's scenarios), the service, and the book's workload with its 4,000 pre-created orders. A new
+ * instance for every run.
  */
 final class BookLab implements LabFixture {
 
-    final DownstreamSettings settings;
     final Downstream downstream;
     final OrderService service;
     final BookWorkload workload;
+    private final Timeline timeline;
+    private final long payFloorNanos;
+    private final List<ReportLine> extra;
 
+    /** The book's downstream, 2 / 4 / 2 ms. */
     BookLab() {
         this(DownstreamSettings.BOOK);
     }
 
     BookLab(DownstreamSettings settings) {
-        this.settings = settings;
-        this.downstream = Downstream.create(settings);
+        this(Downstream.create(settings), null,
+                settings.inventoryLatency().plus(settings.paymentLatency()).plus(settings.notifyLatency()).toNanos(),
+                List.of(new ReportLine("downstream_latency", String.format("inventory=%dms payment=%dms notify=%dms",
+                        settings.inventoryLatency().toMillis(), settings.paymentLatency().toMillis(),
+                        settings.notifyLatency().toMillis()))));
+    }
+
+    /** One of chapter 12.3's scenarios; its time windows open relative to the start of the run. */
+    BookLab(Scenario scenario) {
+        this(scenario, new Timeline(NanoClock.SYSTEM));
+    }
+
+    private BookLab(Scenario scenario, Timeline timeline) {
+        this(scenario.newDownstream(timeline), timeline,
+                scenario.inventoryLatency().plus(scenario.paymentLatency()).plus(scenario.notifyLatency()).toNanos(),
+                List.of(new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters()))));
+    }
+
+    private BookLab(Downstream downstream, Timeline timeline, long payFloorNanos, List<ReportLine> extra) {
+        this.downstream = downstream;
+        this.timeline = timeline;
+        this.payFloorNanos = payFloorNanos;
+        this.extra = extra;
         this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier());
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), BookWorkload.DEFAULT_POOL);
@@ -43,27 +70,30 @@ final class BookLab implements LabFixture {
     }
 
     @Override
+    public void beforeRun() {
+        if (timeline != null) {
+            timeline.start();
+        }
+    }
+
+    @Override
     public DownstreamCounts downstreamCounts() {
         return downstream.counts();
     }
 
     @Override
     public MoneyEvidence money() {
-        PaymentLedger ledger = downstream.ledger();
-        long paid = workload.pool().stream().filter(service::isPaid).count();
-        return new MoneyEvidence(ledger.charges(), ledger.distinctOrdersCharged(), ledger.doubleCharges(), paid,
-                ledger.chargedButNot(service::isPaid));
+        // the book's orders have one item of BookWorkload.QUANTITY units
+        return MoneyEvidence.measure(downstream, workload.pool(), service::isPaid, id -> BookWorkload.QUANTITY);
     }
 
     @Override
     public List<ReportLine> extra() {
-        return List.of(new ReportLine("downstream_latency", String.format("inventory=%dms payment=%dms notify=%dms",
-                settings.inventoryLatency().toMillis(), settings.paymentLatency().toMillis(),
-                settings.notifyLatency().toMillis())));
+        return extra;
     }
 
     /** @return the synchronous floor of one pay: Σ downstream latencies, in nanoseconds */
     long payFloorNanos() {
-        return settings.inventoryLatency().plus(settings.paymentLatency()).plus(settings.notifyLatency()).toNanos();
+        return payFloorNanos;
     }
 }

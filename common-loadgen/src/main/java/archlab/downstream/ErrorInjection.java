@@ -13,7 +13,7 @@ package archlab.downstream;
  * @param seed any value; different seeds give unrelated sets of failing calls
  * @param rate the fraction of calls that fail, in [0, 1]; 0 = never, 1 = always
  */
-public record ErrorInjection(long seed, double rate) {
+public record ErrorInjection(long seed, double rate) implements FaultModel {
 
     /** No call fails. */
     public static final ErrorInjection NONE = new ErrorInjection(0L, 0.0);
@@ -34,6 +34,7 @@ public record ErrorInjection(long seed, double rate) {
      * @param callIndex the call's number at its stub, 0-based in arrival order
      * @return whether that call fails
      */
+    @Override
     public boolean failsCall(long callIndex) {
         if (rate == 0.0) {
             return false;

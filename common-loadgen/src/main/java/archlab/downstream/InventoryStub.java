@@ -20,7 +20,7 @@ public final class InventoryStub implements Inventory {
     /** The stub's name in messages and counters. */
     public static final String NAME = "inventory";
 
-    private final ErrorInjection errors;
+    private final FaultModel errors;
     private final SimulatedCalls calls;
     private final ConcurrentHashMap<String, LongAdder> reservedUnitsBySku = new ConcurrentHashMap<>();
     private final LongAdder reservations = new LongAdder();

@@ -24,7 +24,7 @@ public final class NotifierStub implements Notifier {
     /** The stub's name in messages and counters. */
     public static final String NAME = "notifier";
 
-    private final ErrorInjection errors;
+    private final FaultModel errors;
     private final SimulatedCalls calls;
     private final ConcurrentHashMap<String, String> orderIdByMessageId = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LongAdder> notificationsByOrder = new ConcurrentHashMap<>();

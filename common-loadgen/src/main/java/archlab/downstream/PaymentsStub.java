@@ -33,8 +33,8 @@ public final class PaymentsStub implements Payments {
     /** The stub's name in messages and counters. */
     public static final String NAME = "payments";
 
-    private final ErrorInjection declines;
-    private final ErrorInjection lostReplies;
+    private final FaultModel declines;
+    private final FaultModel lostReplies;
     private final SimulatedCalls calls;
     private final PaymentLedger ledger = new PaymentLedger();
     private final ConcurrentHashMap<String, ChargeResult> firstChargeByKey = new ConcurrentHashMap<>();
@@ -46,7 +46,7 @@ public final class PaymentsStub implements Payments {
      * @param behaviour   latency of the replies; its {@code errors} are the declines
      * @param lostReplies which calls lose their reply after the charge
      */
-    public PaymentsStub(StubBehaviour behaviour, ErrorInjection lostReplies) {
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies) {
         Objects.requireNonNull(behaviour, "behaviour");
         this.declines = behaviour.errors();
         this.lostReplies = Objects.requireNonNull(lostReplies, "lostReplies");

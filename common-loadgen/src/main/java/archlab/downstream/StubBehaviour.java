@@ -11,7 +11,7 @@ import java.time.Duration;
  * @param errors  which calls are refused with an injected error, before the downstream does anything
  *                (for payments: the declines)
  */
-public record StubBehaviour(LatencyModel latency, ErrorInjection errors) {
+public record StubBehaviour(LatencyModel latency, FaultModel errors) {
 
     /** Replies at once, never fails: for unit tests. */
     public static final StubBehaviour INSTANT = new StubBehaviour(LatencyModel.ZERO, ErrorInjection.NONE);
@@ -28,7 +28,7 @@ public record StubBehaviour(LatencyModel latency, ErrorInjection errors) {
     }
 
     /** @return this behaviour with {@code errors} instead */
-    public StubBehaviour withErrors(ErrorInjection errors) {
+    public StubBehaviour withErrors(FaultModel errors) {
         return new StubBehaviour(latency, errors);
     }
 }

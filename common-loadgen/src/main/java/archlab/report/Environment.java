@@ -11,8 +11,9 @@ import java.time.Instant;
  * @param os       os name, version and arch
  * @param maxHeapMiB the JVM's maximum heap, MiB
  * @param at       when the report was made (UTC)
+ * @param session  the Maven session that ran it (system property {@code archlab.session}), "adhoc" outside Maven
  */
-public record Environment(String jdk, String vendor, int cores, String os, long maxHeapMiB, String at) {
+public record Environment(String jdk, String vendor, int cores, String os, long maxHeapMiB, String at, String session) {
 
     /** @return this JVM's environment, now */
     public static Environment current() {
@@ -22,6 +23,7 @@ public record Environment(String jdk, String vendor, int cores, String os, long 
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("os.name", "?") + " " + System.getProperty("os.version", "") + " " + System.getProperty("os.arch", ""),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024),
-                Instant.now().toString());
+                Instant.now().toString(),
+                System.getProperty("archlab.session", "adhoc"));
     }
 }

@@ -14,6 +14,10 @@ public interface LabFixture {
     /** @return the workload the runner drives (already prepared: pool created) */
     Workload workload();
 
+    /** Called just before the load starts (after the fixture is built and warmed): e.g. start a scenario's clock. Default: nothing. */
+    default void beforeRun() {
+    }
+
     /** Called after the run, before the figures are read: e.g. let an outbox relay drain. Default: nothing. */
     default void afterRun() {
     }

@@ -164,6 +164,7 @@ public final class LabRun {
             LabFixture fixture = freshFixture.get();
             JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
             RunResult result;
+            fixture.beforeRun();
             try {
                 result = new OpenLoopRunner().run(spec, fixture.workload());
             } finally {

@@ -102,6 +102,10 @@ public record RunReport(
         }
         out.add(String.format(Locale.ROOT, "money charges=%d distinct_orders_charged=%d paid_orders=%d charged_not_paid=%d double_charges=%d",
                 money.charges(), money.distinctOrdersCharged(), money.paidOrders(), money.chargedButNotPaid(), money.doubleCharges()));
+        out.add("integrity charged_not_paid_after_reconcile=" + MoneyEvidence.show(money.chargedButNotPaidAfterReconcile())
+                + " paid_not_notified=" + MoneyEvidence.show(money.paidButNotNotified())
+                + " notified_more_than_once=" + MoneyEvidence.show(money.notifiedMoreThanOnce())
+                + " reservations_leaked=" + MoneyEvidence.show(money.reservationsLeaked()));
         if (spread != null) {
             out.add(spread.render());
         }
@@ -115,9 +119,9 @@ public record RunReport(
                 s.threads().name().toLowerCase(Locale.ROOT),
                 s.warmup().isZero() ? "none (as in the book)" : seconds(s.warmup()) + " (" + r.warmupRequests() + " requests, excluded)",
                 s.traceEvery() == 0 ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
-        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s",
+        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
                 environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
-                environment.maxHeapMiB(), environment.at()));
+                environment.maxHeapMiB(), environment.at(), environment.session()));
         return out;
     }
 

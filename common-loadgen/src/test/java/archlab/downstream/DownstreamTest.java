@@ -23,7 +23,7 @@ class DownstreamTest {
         assertThat(book.inventoryBehaviour().latency().latencyOf(0)).isEqualTo(Duration.ofMillis(2));
         assertThat(book.paymentBehaviour().latency().latencyOf(0)).isEqualTo(Duration.ofMillis(4));
         assertThat(book.notifyBehaviour().latency().latencyOf(0)).isEqualTo(Duration.ofMillis(2));
-        assertThat(book.paymentBehaviour().errors().rate()).isZero();
+        assertThat(((ErrorInjection) book.paymentBehaviour().errors()).rate()).isZero();
         assertThat(book.paymentLostReplies().rate()).isZero();
     }
 
@@ -52,7 +52,7 @@ class DownstreamTest {
         List<String> secondRun = outcomes(Downstream.create(settings), 2_000);
         assertThat(secondRun).isEqualTo(firstRun);
 
-        ErrorInjection declines = settings.paymentBehaviour().errors();
+        FaultModel declines = settings.paymentBehaviour().errors();
         ErrorInjection lostReplies = settings.paymentLostReplies();
         int n = 100_000;
         int both = 0;

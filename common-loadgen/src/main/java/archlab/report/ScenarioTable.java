@@ -1,0 +1,138 @@
+package archlab.report;
+
+import archlab.scenario.Scenario;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Chapter 12.3's one table: rows scenario × checkpoint, built from the {@code scenario-<name>.json}
+ * reports that each module's scenario run saved under its {@code target/reports/}. Only reports of one
+ * Maven session are taken, so a root {@code mvn test -Dscenarios} shows every checkpoint of that run and
+ * {@code mvn -pl <module> test -Dscenarios} that module's rows alone — never a stale report.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class ScenarioTable {
+
+    /** Report files are named {@code scenario-<scenario name>.json}. */
+    public static final String PREFIX = "scenario-";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ScenarioTable() {
+    }
+
+    /**
+     * One scenario run of one checkpoint. "n/a" figures are {@link MoneyEvidence#NOT_MEASURED}.
+     */
+    public record Row(String scenario, String module, long offered, long completed, long timedOut, long failed,
+                      long rejected, double rpsCompleted, long p50Millis, long p99Millis, long p999Millis,
+                      double maxOverrunMillis, long charges, long doubleCharges, long chargedNotPaid,
+                      long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked) {
+    }
+
+    /** @return the report name of {@code scenario}'s run */
+    public static String reportName(Scenario scenario) {
+        return PREFIX + scenario.name();
+    }
+
+    /** Reads one saved scenario report. */
+    public static Row read(Path json) {
+        try {
+            JsonNode root = JSON.readTree(json.toFile());
+            JsonNode run = root.path("run");
+            JsonNode money = root.path("money");
+            JsonNode latency = run.path("latency");
+            if (run.isMissingNode() || money.isMissingNode()) {
+                throw new IllegalArgumentException(json + " is not a run report (no run / money)");
+            }
+            long wallNanos = run.path("wallNanos").asLong();
+            long completed = run.path("completed").asLong();
+            return new Row(root.path("name").asText().substring(PREFIX.length()), root.path("module").asText(),
+                    run.path("offered").asLong(), completed, run.path("timedOut").asLong(), run.path("failed").asLong(),
+                    run.path("rejected").asLong(), wallNanos == 0 ? 0 : completed * 1e9 / wallNanos,
+                    latency.path("bookP50Millis").asLong(), latency.path("bookP99Millis").asLong(),
+                    latency.path("bookP999Millis").asLong(), run.path("maxOverrunNanos").asLong() / 1e6,
+                    money.path("charges").asLong(), money.path("doubleCharges").asLong(),
+                    money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
+                    money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + json, e);
+        }
+    }
+
+    /**
+     * @param projectRoot the folder holding the modules
+     * @param session     the Maven session id the reports must carry (environment.session)
+     * @return every scenario row of that session, ordered by scenario (catalogue order) then module
+     */
+    public static List<Row> collect(Path projectRoot, String session) {
+        List<Row> rows = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(projectRoot)) {
+            for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
+                Path reports = module.resolve("target/reports");
+                if (!Files.isDirectory(reports)) {
+                    continue;
+                }
+                try (Stream<Path> files = Files.list(reports)) {
+                    for (Path f : files.filter(p -> p.getFileName().toString().startsWith(PREFIX)
+                            && p.getFileName().toString().endsWith(".json")).sorted().toList()) {
+                        JsonNode env = JSON.readTree(f.toFile()).path("environment");
+                        if (session.equals(env.path("session").asText())) {
+                            rows.add(read(f));
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot scan " + projectRoot, e);
+        }
+        List<String> order = Scenario.catalogue().stream().map(Scenario::name).toList();
+        rows.sort(Comparator.<Row>comparingInt(r -> order.indexOf(r.scenario()) < 0 ? Integer.MAX_VALUE : order.indexOf(r.scenario()))
+                .thenComparing(Row::module));
+        return rows;
+    }
+
+    /** @return the table as Markdown, with every scenario's parameters as its legend */
+    public static String markdown(List<Row> rows) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| scenario | checkpoint | offered | completed | timed_out | failed | rejected | rps_completed | p50 ms | p99 ms | p999 ms | max overrun ms | charges | double charges | charged not PAID | after reconcile | PAID not notified | reservations leaked |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row r : rows) {
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %d | %.1f | %d | %d | %d | %.1f | %d | %d | %d | %s | %s | %s |%n",
+                    r.scenario(), r.module(), r.offered(), r.completed(), r.timedOut(), r.failed(), r.rejected(),
+                    r.rpsCompleted(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.maxOverrunMillis(), r.charges(),
+                    r.doubleCharges(), r.chargedNotPaid(), MoneyEvidence.show(r.chargedNotPaidAfterReconcile()),
+                    MoneyEvidence.show(r.paidNotNotified()), MoneyEvidence.show(r.reservationsLeaked())));
+        }
+        sb.append("\nScenarios (the book's load in each: 1,500 req/s, 3 s, timeout 200 ms):\n\n");
+        for (Scenario s : Scenario.catalogue()) {
+            sb.append("- **").append(s.name()).append("**: ").append(s.summary()).append(" (")
+                    .append(String.join("; ", s.parameters())).append(")\n");
+        }
+        return sb.toString();
+    }
+
+    /** Writes {@code scenarios.md} and {@code scenarios.json} to {@code dir}; returns the Markdown file. */
+    public static Path write(Path dir, List<Row> rows) {
+        try {
+            Files.createDirectories(dir);
+            Path md = dir.resolve("scenarios.md");
+            Files.writeString(md, markdown(rows), StandardCharsets.UTF_8);
+            ReportWriter.writeJson(dir.resolve("scenarios.json"), rows);
+            return md;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the scenario table to " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package archlab.scenario;
+
+import archlab.downstream.Downstream;
+import archlab.downstream.ErrorInjection;
+import archlab.downstream.FaultModel;
+import archlab.downstream.InventoryStub;
+import archlab.downstream.LatencyModel;
+import archlab.downstream.NotifierStub;
+import archlab.downstream.PaymentsStub;
+import archlab.downstream.StubBehaviour;
+import archlab.scenario.Timeline.Window;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One downstream world of chapter 12.3's table. Every checkpoint runs the very same scenarios: faults
+ * are seeded and indexed by call (the k-th payment call fails on every checkpoint, whatever its
+ * thread interleaving), and time windows are measured from the run's start, under the identical load.
+ *
+ * @param name                 short name, a table row key
+ * @param summary              one line for the table's legend
+ * @param inventoryLatency     per reserve/release call
+ * @param paymentLatency       per charge, the usual case
+ * @param paymentTailFraction  fraction of charges (by seeded call index) that take {@code paymentTailLatency}
+ * @param paymentTailLatency   the heavy tail: far slower than the request timeout
+ * @param paymentStall         a window in which every charge hangs until the window closes; null for none
+ * @param notifyLatency        per notify call
+ * @param inventoryErrorRate   seeded per-call inventory errors
+ * @param paymentDeclineRate   clean declines, before any money moves
+ * @param paymentLostReplyRate the ambiguous case: the provider charged, then the reply was lost
+ * @param notifyErrorRate      seeded per-call notifier errors
+ * @param notifierDown         a window in which every notify call fails; null for none
+ * @param seed                 seeds every fault stream
+ */
+public record Scenario(
+        String name,
+        String summary,
+        Duration inventoryLatency,
+        Duration paymentLatency,
+        double paymentTailFraction,
+        Duration paymentTailLatency,
+        Window paymentStall,
+        Duration notifyLatency,
+        double inventoryErrorRate,
+        double paymentDeclineRate,
+        double paymentLostReplyRate,
+        double notifyErrorRate,
+        Window notifierDown,
+        long seed) {
+
+    private static final Duration BOOK_INVENTORY = Duration.ofMillis(2);
+    private static final Duration BOOK_PAYMENT = Duration.ofMillis(4);
+    private static final Duration BOOK_NOTIFY = Duration.ofMillis(2);
+    private static final long SEED = 12_3L;
+
+    public Scenario {
+        for (double rate : new double[] {paymentTailFraction, inventoryErrorRate, paymentDeclineRate,
+                paymentLostReplyRate, notifyErrorRate}) {
+            if (!(rate >= 0 && rate <= 1)) {
+                throw new IllegalArgumentException("scenario " + name + ": rates must be in [0, 1], was " + rate);
+            }
+        }
+        for (Duration d : new Duration[] {inventoryLatency, paymentLatency, paymentTailLatency, notifyLatency}) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException("scenario " + name + ": latencies must be zero or positive, was " + d);
+            }
+        }
+    }
+
+    /** The book's downstream: 2 / 4 / 2 ms, nothing fails. */
+    public static Scenario normal() {
+        return new Scenario("normal", "downstream 2 / 4 / 2 ms, no faults",
+                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0, 0, null, SEED);
+    }
+
+    /** Payment ten times slower, with a heavy tail far past the timeout and a stall window. */
+    public static Scenario slowDownstream() {
+        return new Scenario("slow-downstream",
+                "payment 10x slower (40 ms), 2% of charges take 1 s, every charge hangs from 1.0 s to 1.5 s",
+                BOOK_INVENTORY, BOOK_PAYMENT.multipliedBy(10), 0.02, Duration.ofSeconds(1),
+                new Window(Duration.ofMillis(1_000), Duration.ofMillis(1_500)), BOOK_NOTIFY, 0, 0, 0, 0, null, SEED);
+    }
+
+    /** Payment errors (half declines, half charged-then-lost replies), inventory errors, the notifier down for a second. */
+    public static Scenario failingDownstream() {
+        return new Scenario("failing-downstream",
+                "10% of charges fail (5% declined, 5% charged then reply lost), 2% of reserves fail, notifier down 1.0 s-2.0 s",
+                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0.02, 0.05, 0.05, 0,
+                new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), SEED);
+    }
+
+    /** @return normal, slow downstream, failing downstream: the rows of 12.3's table */
+    public static List<Scenario> catalogue() {
+        return List.of(normal(), slowDownstream(), failingDownstream());
+    }
+
+    /** @return the scenario named {@code name} @throws IllegalArgumentException naming the known ones */
+    public static Scenario named(String name) {
+        return catalogue().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
+                new IllegalArgumentException("unknown scenario '" + name + "'; known: "
+                        + catalogue().stream().map(Scenario::name).toList()));
+    }
+
+    /** @return fresh stubs for one run of this scenario; windows are measured on {@code timeline} */
+    public Downstream newDownstream(Timeline timeline) {
+        FaultModel tail = ErrorInjection.forStream(seed, 11, paymentTailFraction);
+        long baseNanos = paymentLatency.toNanos();
+        long tailNanos = paymentTailLatency.toNanos();
+        Window stall = paymentStall;
+        LatencyModel payment = callIndex -> {
+            if (stall != null && timeline.inside(stall)) {
+                return Duration.ofNanos(timeline.untilEndNanos(stall) + baseNanos);
+            }
+            return Duration.ofNanos(tail.failsCall(callIndex) ? tailNanos : baseNanos);
+        };
+        FaultModel notifyFaults = ErrorInjection.forStream(seed, 14, notifyErrorRate);
+        if (notifierDown != null) {
+            Window down = notifierDown;
+            notifyFaults = notifyFaults.or(callIndex -> timeline.inside(down));
+        }
+        return new Downstream(
+                new InventoryStub(new StubBehaviour(LatencyModel.constant(inventoryLatency),
+                        ErrorInjection.forStream(seed, 12, inventoryErrorRate))),
+                new PaymentsStub(new StubBehaviour(payment, ErrorInjection.forStream(seed, 13, paymentDeclineRate)),
+                        ErrorInjection.forStream(seed, 15, paymentLostReplyRate)),
+                new NotifierStub(new StubBehaviour(LatencyModel.constant(notifyLatency), notifyFaults)));
+    }
+
+    /** @return the scenario's parameters as printed with the table */
+    public List<String> parameters() {
+        List<String> p = new ArrayList<>();
+        p.add(String.format(Locale.ROOT, "latency inventory=%dms payment=%dms notify=%dms",
+                inventoryLatency.toMillis(), paymentLatency.toMillis(), notifyLatency.toMillis()));
+        if (paymentTailFraction > 0) {
+            p.add(String.format(Locale.ROOT, "payment tail %.1f%% of calls at %dms", 100 * paymentTailFraction,
+                    paymentTailLatency.toMillis()));
+        }
+        if (paymentStall != null) {
+            p.add("payment stalls " + paymentStall);
+        }
+        if (inventoryErrorRate + paymentDeclineRate + paymentLostReplyRate + notifyErrorRate > 0) {
+            p.add(String.format(Locale.ROOT, "errors inventory=%.1f%% payment_declined=%.1f%% payment_reply_lost=%.1f%% notify=%.1f%%",
+                    100 * inventoryErrorRate, 100 * paymentDeclineRate, 100 * paymentLostReplyRate, 100 * notifyErrorRate));
+        }
+        if (notifierDown != null) {
+            p.add("notifier down " + notifierDown);
+        }
+        p.add("seed=" + seed);
+        return p;
+    }
+}
