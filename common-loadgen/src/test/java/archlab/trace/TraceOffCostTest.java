@@ -17,12 +17,20 @@ class TraceOffCostTest {
         for (int i = 0; i < 20_000; i++) { // warm up: let the JIT settle so class loading is not counted
             spans(off);
         }
-        long before = threads.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < 100_000; i++) {
-            spans(off);
+        // five trials: a one-off (a JIT transition) may allocate a few bytes once; a span that allocated
+        // would cost at least 16 bytes × 200,000 spans = 3.2 MB in every trial
+        long[] trials = new long[5];
+        for (int t = 0; t < trials.length; t++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 100_000; i++) {
+                spans(off);
+            }
+            trials[t] = threads.getCurrentThreadAllocatedBytes() - before;
         }
-        long after = threads.getCurrentThreadAllocatedBytes();
-        assertThat(after - before).as("bytes allocated by 100,000 requests' worth of spans").isZero();
+        assertThat(java.util.Arrays.stream(trials).min().orElseThrow())
+                .as("bytes allocated by 100,000 requests' worth of spans, best of %s", java.util.Arrays.toString(trials))
+                .isZero();
+        assertThat(trials).as("no trial allocates per span").allMatch(bytes -> bytes < 1_024);
     }
 
     private static void spans(Trace t) {
