@@ -37,6 +37,15 @@ public record RequestContext(long sequence, long plannedStartNanos, Deadline dea
         return new RequestContext(0, System.nanoTime(), Deadline.NONE, NanoClock.SYSTEM, Trace.OFF);
     }
 
+    /**
+     * A per-call timeout carved out of the request's deadline: the same request with the earlier of its
+     * own deadline and {@code budget} from now, for one downstream call.
+     */
+    public RequestContext withCallBudget(Duration budget) {
+        Deadline call = deadline.within(clock, budget);
+        return call.equals(deadline) ? this : new RequestContext(sequence, plannedStartNanos, call, clock, trace);
+    }
+
     /** Shortcut for {@code trace().span(segment)}. */
     public Span span(String segment) {
         return trace.span(segment);

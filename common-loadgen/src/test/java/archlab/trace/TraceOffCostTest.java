@@ -30,7 +30,7 @@ class TraceOffCostTest {
         assertThat(java.util.Arrays.stream(trials).min().orElseThrow())
                 .as("bytes allocated by 100,000 requests' worth of spans, best of %s", java.util.Arrays.toString(trials))
                 .isZero();
-        assertThat(trials).as("no trial allocates per span").allMatch(bytes -> bytes < 1_024);
+        assertThat(java.util.Arrays.stream(trials).max().orElseThrow()).as("no trial allocates per span").isLessThan(1_024);
     }
 
     private static void spans(Trace t) {
