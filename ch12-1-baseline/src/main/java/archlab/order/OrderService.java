@@ -43,10 +43,12 @@ public final class OrderService {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    // tag::lock[]
     // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
     // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
     private final ReentrantLock lock = new ProfiledLock("orders");
     private final Map<String, Order> orders = new HashMap<>();
+    // end::lock[]
     private int sequence;
 
     private final Inventory inventory;
@@ -97,6 +99,7 @@ public final class OrderService {
      * @throws OrderNotFoundException if no order has this id
      * @throws InvalidStateException  if the order is not CREATED
      */
+    // tag::pay[]
     public Order pay(RequestContext ctx, String orderId) {
         acquire(ctx);
         try (Span held = ctx.span(LOCK_HELD)) {
@@ -122,6 +125,7 @@ public final class OrderService {
             lock.unlock();
         }
     }
+    // end::pay[]
 
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
@@ -148,6 +152,7 @@ public final class OrderService {
         return order;
     }
 
+    // tag::copy[]
     /** The deliberate hot spot: a deep copy by JSON round trip, as the book's {@code clone}. */
     private static Order copy(RequestContext ctx, Order order) {
         try (Span s = ctx.span(JSON_COPY)) {
@@ -156,6 +161,7 @@ public final class OrderService {
             throw new UncheckedIOException("JSON copy of " + order.id() + " failed", e);
         }
     }
+    // end::copy[]
 
     private static long validatedTotal(String customerId, List<Item> items) {
         if (customerId == null || customerId.isBlank()) {

@@ -67,6 +67,7 @@ public final class OpenLoopRunner {
         long t0 = clock.nanoTime() + 1_000_000L; // 1 ms to get going
         long offered = 0;
         long notStarted = 0;
+        // tag::schedule[]
         for (int i = 0; i < count; i++) {
             long planned = t0 + offsets[i];
             waitUntil(planned);
@@ -84,6 +85,7 @@ public final class OpenLoopRunner {
                 phase.done.countDown();
             }
         }
+        // end::schedule[]
         long lastDeadline = t0 + offsets[count - 1] + spec.timeout().toNanos();
         long waitNanos = Math.max(0, lastDeadline - clock.nanoTime()) + DRAIN_GRACE.toNanos();
         boolean drained;
@@ -190,6 +192,7 @@ public final class OpenLoopRunner {
             }
         }
 
+        // tag::classify[]
         private Outcome classify(long latencyNanos, Throwable error) {
             if (error instanceof PoolExhaustedException) {
                 return Outcome.POOL_EXHAUSTED;
@@ -204,6 +207,7 @@ public final class OpenLoopRunner {
             }
             return error instanceof RequestRejectedException ? Outcome.REJECTED : Outcome.FAILED;
         }
+        // end::classify[]
 
         RunResult result(long offered, long notStarted, long unfinished, long wallNanos, long warmupRequests) {
             long[] totals = new long[Outcome.values().length];

@@ -94,55 +94,94 @@ public final class LabRun {
         return withOverrides(System.getProperties());
     }
 
-    /** Applies {@code lab.*} overrides from {@code p}; a bad value throws IllegalArgumentException naming the key. */
+    /**
+     * Applies {@code lab.*} overrides from {@code p}; a bad value throws IllegalArgumentException naming the key.
+     * All or nothing: every value is checked first, and only when all are good are they applied, so a bad
+     * value leaves this LabRun exactly as it was.
+     */
     public LabRun withOverrides(Properties p) {
         LoadSpec s = spec;
+        int newRepetitions = repetitions;
+        boolean newProfiled = profiled;
         String v;
         if ((v = p.getProperty("lab.rate")) != null) {
-            s = s.withRate(parseInt("lab.rate", v));
+            int rate = parseInt("lab.rate", v);
+            s = checked("lab.rate", v, s, x -> x.withRate(rate));
         }
         if ((v = p.getProperty("lab.duration")) != null) {
-            s = s.withDuration(parseDuration("lab.duration", v));
+            Duration d = parseDuration("lab.duration", v);
+            s = checked("lab.duration", v, s, x -> x.withDuration(d));
         }
         if ((v = p.getProperty("lab.timeout")) != null) {
-            s = s.withTimeout(parseDuration("lab.timeout", v));
+            Duration d = parseDuration("lab.timeout", v);
+            s = checked("lab.timeout", v, s, x -> x.withTimeout(d));
         }
         if ((v = p.getProperty("lab.warmup")) != null) {
-            s = s.withWarmup(parseDuration("lab.warmup", v));
+            Duration d = parseDuration("lab.warmup", v);
+            s = checked("lab.warmup", v, s, x -> x.withWarmup(d));
         }
         if ((v = p.getProperty("lab.trace")) != null) {
-            s = s.withTraceEvery(parseInt("lab.trace", v));
+            int n = parseInt("lab.trace", v);
+            s = checked("lab.trace", v, s, x -> x.withTraceEvery(n));
         }
         if ((v = p.getProperty("lab.threads")) != null) {
+            ThreadKind kind;
             try {
-                s = s.withThreads(ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT)));
+                kind = ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("lab.threads must be platform or virtual, was '" + v + "'");
             }
+            s = s.withThreads(kind);
         }
         if ((v = p.getProperty("lab.arrival")) != null) {
             String a = v.trim().toLowerCase(Locale.ROOT);
             if (a.equals("fixed")) {
                 s = s.withArrival(Arrival.fixed());
-            } else if (a.startsWith("poisson")) {
-                long seed = a.contains(":") ? parseLong("lab.arrival", a.substring(a.indexOf(':') + 1)) : 1L;
-                s = s.withArrival(Arrival.poisson(seed));
+            } else if (a.equals("poisson")) {
+                s = s.withArrival(Arrival.poisson(1L));
+            } else if (a.startsWith("poisson:")) {
+                s = s.withArrival(Arrival.poisson(parseLong("lab.arrival", a.substring("poisson:".length()))));
             } else {
                 throw new IllegalArgumentException("lab.arrival must be fixed or poisson[:SEED], was '" + v + "'");
             }
         }
         if ((v = p.getProperty("lab.repeat")) != null) {
-            repetitions(parseInt("lab.repeat", v));
+            newRepetitions = parseInt("lab.repeat", v);
+            if (newRepetitions < 1) {
+                throw new IllegalArgumentException("lab.repeat must be at least 1, was '" + v + "'");
+            }
         }
         if ((v = p.getProperty("lab.profile")) != null) {
             String b = v.trim().toLowerCase(Locale.ROOT);
             if (!b.equals("true") && !b.equals("false")) {
                 throw new IllegalArgumentException("lab.profile must be true or false, was '" + v + "'");
             }
-            profiled = b.equals("true");
+            newProfiled = b.equals("true");
         }
+        // every value is good: apply them together
         spec = s;
+        repetitions = newRepetitions;
+        profiled = newProfiled;
         return this;
+    }
+
+    /** Applies one override, turning LoadSpec's own refusal (rate 0, negative timeout…) into a message naming the key. */
+    private static LoadSpec checked(String key, String value, LoadSpec s, java.util.function.UnaryOperator<LoadSpec> change) {
+        try {
+            return change.apply(s);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(key + "='" + value + "' is not a valid load: " + e.getMessage(), e);
+        }
+    }
+
+    /** @return how many times {@link #run} runs the load (after overrides) */
+    int repetitions() {
+        return repetitions;
+    }
+
+    /** @return whether {@link #run} records JFR (after overrides) */
+    boolean profiled() {
+        return profiled;
     }
 
     public LoadSpec spec() {
@@ -164,12 +203,27 @@ public final class LabRun {
             LabFixture fixture = freshFixture.get();
             JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
             RunResult result;
-            fixture.beforeRun();
             try {
+                // inside the try: a fixture that fails to start must not leave a JFR recording running
+                fixture.beforeRun();
                 result = new OpenLoopRunner().run(spec, fixture.workload());
-            } finally {
+            } catch (RuntimeException | Error e) {
                 if (recorder != null) {
+                    // keep the recording for a look at the failure, but never hide the failure behind a dump error
+                    try {
+                        recorder.stopAndDump(jfr);
+                    } catch (RuntimeException dumpFailed) {
+                        e.addSuppressed(dumpFailed);
+                    } finally {
+                        recorder.close();
+                    }
+                }
+                throw e;
+            }
+            if (recorder != null) {
+                try {
                     recorder.stopAndDump(jfr);
+                } finally {
                     recorder.close();
                 }
             }
@@ -208,6 +262,9 @@ public final class LabRun {
         }
     }
 
+    /** A plain decimal amount: {@code 3}, {@code 1.5}, {@code .5}; no sign, exponent, hex or {@code d}/{@code f} suffix. */
+    private static final java.util.regex.Pattern AMOUNT = java.util.regex.Pattern.compile("\\d*\\.?\\d+");
+
     /** Accepts {@code 3s}, {@code 200ms}, {@code 1.5s}, {@code 2m} or ISO-8601 {@code PT3S}. */
     static Duration parseDuration(String key, String v) {
         String t = v.trim().toLowerCase(Locale.ROOT);
@@ -216,17 +273,26 @@ public final class LabRun {
                 return Duration.parse(t.toUpperCase(Locale.ROOT));
             }
             if (t.endsWith("ms")) {
-                return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 2)) * 1_000_000L));
+                return Duration.ofNanos(Math.round(amount(t, 2) * 1_000_000L));
             }
             if (t.endsWith("s")) {
-                return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 1)) * 1_000_000_000L));
+                return Duration.ofNanos(Math.round(amount(t, 1) * 1_000_000_000L));
             }
             if (t.endsWith("m")) {
-                return Duration.ofSeconds(Math.round(Double.parseDouble(t.substring(0, t.length() - 1)) * 60));
+                return Duration.ofNanos(Math.round(amount(t, 1) * 60_000_000_000L));
             }
         } catch (NumberFormatException | DateTimeParseException e) {
             // fall through to the message below
         }
         throw new IllegalArgumentException(key + " must be a duration such as 3s, 200ms or PT3S, was '" + v + "'");
+    }
+
+    /** The number before a unit suffix of {@code suffixLength} characters. */
+    private static double amount(String t, int suffixLength) {
+        String number = t.substring(0, t.length() - suffixLength).trim();
+        if (!AMOUNT.matcher(number).matches()) {
+            throw new NumberFormatException(number);
+        }
+        return Double.parseDouble(number);
     }
 }

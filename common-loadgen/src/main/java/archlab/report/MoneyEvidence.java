@@ -19,7 +19,10 @@ import java.util.function.ToLongFunction;
  * @param chargedButNotPaidAfterReconcile the same after the checkpoint's reconciler ran; n/a without one
  * @param paidButNotNotified    PAID orders the notifier never received (after any outbox drained)
  * @param notifiedMoreThanOnce  orders whose notification took effect more than once
- * @param reservationsLeaked    units still reserved for orders that are not PAID
+ * @param reservationsLeaked    units reserved and never released beyond what the PAID orders hold
+ *                              (inventory's reserved total − Σ units of PAID orders): reservations of orders
+ *                              that never became PAID, and second reservations of orders that did (a retry
+ *                              after a timed-out reserve); negative when more was released than reserved
  */
 public record MoneyEvidence(
         long charges,

@@ -148,12 +148,17 @@ public record RunReport(
             double total = holders.stream().mapToDouble(h -> h.inclusiveMeanMicros() * h.requests()).sum();
             out.add("");
             out.add("--- lock holders (who holds the lock, how often, how long: inclusive time under it) ---");
-            out.add(String.format(Locale.ROOT, "%-7s %-12s %8s %12s %10s %7s", "op", "lock", "holds", "total_ms", "mean_ms", "share"));
+            out.add(String.format(Locale.ROOT, "  %-7s %-12s %8s %12s %12s %7s", "op", "lock", "holds", "total_ms", "per_hold_ms", "share"));
             holders.stream()
                     .sorted((a, b) -> Double.compare(b.inclusiveMeanMicros() * b.requests(), a.inclusiveMeanMicros() * a.requests()))
-                    .forEach(h -> out.add(String.format(Locale.ROOT, "%-7s %-12s %8d %12.1f %10.3f %6.1f%%",
-                            h.operation(), h.segment(), h.entries(), h.inclusiveMeanMicros() * h.requests() / 1e3,
-                            h.inclusiveMeanMicros() / 1e3, total == 0 ? 0 : 100.0 * h.inclusiveMeanMicros() * h.requests() / total)));
+                    .forEach(h -> {
+                        double heldMicros = h.inclusiveMeanMicros() * h.requests();
+                        // per hold, not per request: a request may take the lock more than once (holds = entries)
+                        out.add(String.format(Locale.ROOT, "  %-7s %-12s %8d %12.1f %12.3f %6.1f%%",
+                                h.operation(), h.segment(), h.entries(), heldMicros / 1e3,
+                                h.entries() == 0 ? 0 : heldMicros / h.entries() / 1e3,
+                                total == 0 ? 0 : 100.0 * heldMicros / total));
+                    });
         }
         return out;
     }
@@ -177,18 +182,28 @@ public record RunReport(
     }
 
     private static String format(Object v) {
-        if (v instanceof Double d) {
-            return String.format(Locale.ROOT, "%.4f", d);
+        if (v instanceof Double || v instanceof Float) {
+            return String.format(Locale.ROOT, "%.4f", ((Number) v).doubleValue());
         }
         return String.valueOf(v);
     }
 
+    /** {@code 3s}, {@code 1.500s}, {@code 0.200s}; below the millisecond the fraction is kept ({@code 0.0004s}), never shown as 0. */
     private static String seconds(java.time.Duration d) {
-        return String.format(Locale.ROOT, "%.3fs", d.toNanos() / 1e9).replace(".000s", "s");
+        long nanos = d.toNanos();
+        if (nanos % 1_000_000L != 0) {
+            return java.math.BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString() + "s";
+        }
+        return String.format(Locale.ROOT, "%.3fs", nanos / 1e9).replace(".000s", "s");
     }
 
+    /** Whole milliseconds as {@code 200ms}; a fraction is kept ({@code 0.5ms}) rather than truncated to {@code 0ms}. */
     private static String millis(java.time.Duration d) {
-        return d.toMillis() + "ms";
+        long nanos = d.toNanos();
+        if (nanos % 1_000_000L == 0) {
+            return nanos / 1_000_000L + "ms";
+        }
+        return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + "ms";
     }
 
 }

@@ -20,6 +20,9 @@ public record Spread(int runs, List<Row> rows) {
 
     /** Builds the spread of the standard figures over {@code reports}. */
     public static Spread of(List<RunReport> reports) {
+        if (reports == null || reports.isEmpty()) {
+            throw new IllegalArgumentException("a spread needs at least one report, was " + reports);
+        }
         List<Row> rows = new ArrayList<>();
         add(rows, "offered", reports, r -> r.run().offered());
         add(rows, "completed", reports, r -> r.run().completed());

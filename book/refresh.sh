@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Reruns the lab's load runs on this machine and refreshes what the chapters quote:
+# book/results (reports), book/figures (charts, flame graphs) and the chapters' code excerpts and figures.
+# Takes a few minutes. Commit what changed: the chapters then state this machine's numbers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source .ci/jdk.sh
+MVN=(mvn -B -ntp)
+
+"${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
+"${MVN[@]}" -pl common-loadgen test -Dbook -Dtest=BookRefreshTask -Dsurefire.failIfNoSpecifiedTests=false
+git status --short book/ || true

@@ -1,0 +1,30 @@
+package archlab.book;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The book's refresh step, run by {@code book/refresh.sh} after the load runs: copies every module's
+ * saved reports into {@code book/results/} and rewrites the chapters' code excerpts, report lines and
+ * figures. (Charts and flame graphs under {@code book/figures/} are not generated yet.) Not a test
+ * of behaviour: a task that must leave the chapters in sync.
+ */
+@EnabledIfSystemProperty(named = "book", matches = ".*", disabledReason = "refreshes book/: bash book/refresh.sh")
+class BookRefreshTask {
+
+    @Test
+    @DisplayName("refreshing the book leaves every chapter marker in sync with the sources and results")
+    void refresh() throws Exception {
+        Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+        List<Path> copied = BookResults.collect(root);
+        copied.forEach(p -> System.out.println("result " + root.relativize(p)));
+        BookSync sync = new BookSync(root);
+        sync.refresh().forEach(p -> System.out.println("refreshed " + root.relativize(p)));
+        assertThat(sync.check()).isEmpty();
+    }
+}

@@ -1,0 +1,119 @@
+package archlab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.loadgen.Arrival;
+import archlab.loadgen.LatencyHistogram;
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.RunResult;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report on disk: text for people, JSON for tools, both named after the run. */
+class ReportWriterTest {
+
+    @TempDir
+    Path dir;
+
+    private RunReport report;
+    private JsonNode json;
+
+    @BeforeEach
+    void writeOne() throws IOException {
+        LatencyHistogram h = new LatencyHistogram();
+        for (int i = 1; i <= 137; i++) {
+            h.record(i * 1_000_000L); // 1 ms .. 137 ms
+        }
+        LoadSpec spec = LoadSpec.book().withArrival(Arrival.poisson(7)).withWarmup(Duration.ofMillis(1500));
+        RunResult run = new RunResult(spec, 150, 150, 0, 137, 0, 0, 0, 13, 0, 3_000_000_000L, h.summary(), Map.of(),
+                h.summary(), Map.of(), 0, List.of(), 0, 2250);
+        report = new RunReport("test-module", "writer-test", Samples.ENV, run, Samples.downstream(3, 2, 1),
+                Samples.money(2, 1), List.of(new ReportLine("outbox_depth", 4L)), null, null);
+        ReportWriter.write(dir, report);
+        json = new ObjectMapper().readTree(dir.resolve("writer-test.json").toFile());
+    }
+
+    @Test
+    @DisplayName("write puts <name>.txt and <name>.json in the folder and returns the text file")
+    void writesTextAndJsonNamedAfterTheRun() {
+        Path sub = dir.resolve("nested/reports");
+        Path txt = ReportWriter.write(sub, report);
+        assertThat(txt).isEqualTo(sub.resolve("writer-test.txt"));
+        assertThat(sub.resolve("writer-test.txt")).isRegularFile();
+        assertThat(sub.resolve("writer-test.json")).isRegularFile();
+    }
+
+    @Test
+    @DisplayName("the text file holds exactly the report's text, in UTF-8")
+    void textFileIsTheReportText() throws IOException {
+        assertThat(Files.readString(dir.resolve("writer-test.txt"), StandardCharsets.UTF_8)).isEqualTo(report.text());
+    }
+
+    @Test
+    @DisplayName("the JSON parses back and holds the run's counts, the HdrHistogram p99 and the money evidence")
+    void jsonHoldsTheFigures() {
+        assertThat(json.path("module").asText()).isEqualTo("test-module");
+        assertThat(json.path("name").asText()).isEqualTo("writer-test");
+        assertThat(json.path("run").path("offered").asLong()).isEqualTo(150);
+        assertThat(json.path("run").path("poolExhausted").asLong()).isEqualTo(13);
+        assertThat(json.path("run").path("latency").path("p99Micros").asLong())
+                .isEqualTo(report.run().latency().p99Micros()).isPositive();
+        assertThat(json.path("money").path("chargedButNotPaid").asLong()).isEqualTo(1);
+        assertThat(json.path("extra").get(0).path("name").asText()).isEqualTo("outbox_depth");
+        assertThat(json.path("environment").path("session").asText()).isEqualTo("test-session");
+    }
+
+    @Test
+    @DisplayName("the JSON writes the spec's durations as ISO-8601 strings (PT3S) and the arrival by its description")
+    void jsonWritesDurationsAndArrivalAsText() {
+        JsonNode spec = json.path("run").path("spec");
+        assertThat(spec.path("duration").isTextual()).isTrue();
+        assertThat(spec.path("duration").asText()).isEqualTo("PT3S");
+        assertThat(spec.path("timeout").asText()).isEqualTo("PT0.2S");
+        assertThat(spec.path("warmup").asText()).isEqualTo("PT1.5S");
+        assertThat(spec.path("arrival").asText()).isEqualTo("poisson(seed=7)");
+        assertThat(spec.path("threads").asText()).isEqualTo("VIRTUAL");
+    }
+
+    @Test
+    @DisplayName("the fixed arrival is written by its description too")
+    void fixedArrivalIsWrittenByDescription() throws IOException {
+        assertThat(ReportWriter.mapper().writeValueAsString(Arrival.fixed())).isEqualTo("\"fixed\"");
+    }
+
+    @Test
+    @DisplayName("the encoded HdrHistogram in run.latency.hdrBase64 decodes to the same count")
+    void hdrHistogramDecodesToTheSameCount() {
+        String base64 = json.path("run").path("latency").path("hdrBase64").asText();
+        assertThat(base64).isNotEmpty();
+        assertThat(LatencyHistogram.decode(base64).getTotalCount()).isEqualTo(137);
+        assertThat(LatencyHistogram.decode(base64).getValueAtPercentile(99))
+                .isEqualTo(report.run().latency().p99Micros());
+    }
+
+    @Test
+    @DisplayName("a single, unprofiled run writes null spread and profile, not missing fields")
+    void absentSectionsAreNull() {
+        assertThat(json.has("spread")).isTrue();
+        assertThat(json.path("spread").isNull()).isTrue();
+        assertThat(json.path("profile").isNull()).isTrue();
+    }
+
+    @Test
+    @DisplayName("methods that are not record components (bookLine1, text, topHolder…) stay out of the JSON")
+    void onlyComponentsAreWritten() {
+        assertThat(json.fieldNames()).toIterable().containsExactlyInAnyOrder(
+                "module", "name", "environment", "run", "downstream", "money", "extra", "profile", "spread");
+    }
+}

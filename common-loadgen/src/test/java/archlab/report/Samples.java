@@ -1,0 +1,74 @@
+package archlab.report;
+
+import archlab.downstream.DownstreamCounts;
+import archlab.loadgen.LatencySummary;
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.OperationResult;
+import archlab.trace.SegmentTable.SegmentRow;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Hand-made reports and results for the report tests: every figure chosen, nothing measured. */
+final class Samples {
+
+    /** A fixed environment, so report text does not depend on the machine. */
+    static final Environment ENV = new Environment("25.0.1+8-LTS", "Eclipse Adoptium", 2, "Linux 6.1 amd64 ",
+            2048, "2026-01-02T03:04:05Z", "test-session");
+
+    private Samples() {
+    }
+
+    /** A latency summary with the given book percentiles (ms) and HdrHistogram percentiles (µs). */
+    static LatencySummary latency(long count, long bookP50, long bookP99, long bookP999,
+                                  long p50Micros, long p90Micros, long p99Micros, long p999Micros) {
+        return new LatencySummary(count, 150_250.0, 401_500.0, bookP50, bookP99, bookP999,
+                p50Micros, p90Micros, p99Micros, p999Micros, "");
+    }
+
+    static LatencySummary emptyLatency() {
+        return new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
+    }
+
+    /** A run result: the given outcome counts, wall and latency; everything else empty. */
+    static RunResult result(LoadSpec spec, long offered, long started, long completed, long timedOut, long wallNanos,
+                            LatencySummary latency) {
+        return new RunResult(spec, offered, started, 0, completed, timedOut, 0, 0, 0, 0, wallNanos, latency,
+                Map.of(), emptyLatency(), Map.of(), 0, List.of(), 0, 0);
+    }
+
+    /** A result with every outcome count distinct, two operations, a send lag, failure causes and segments. */
+    static RunResult detailed(LoadSpec spec, List<SegmentRow> segments) {
+        Map<String, OperationResult> ops = new TreeMap<>();
+        ops.put("create", new OperationResult("create", 40, 30, 5, 3, 2, 0,
+                latency(38, 12, 40, 41, 11_500, 20_000, 39_250, 40_500)));
+        ops.put("pay", new OperationResult("pay", 60, 41, 6, 4, 9, 13,
+                latency(51, 22, 80, 81, 21_500, 50_000, 79_250, 80_500)));
+        LatencySummary sendLag = new LatencySummary(100, 50.0, 900.0, 1, 1, 1, 12, 80, 345, 800, "");
+        Map<String, Long> causes = new TreeMap<>(Map.of("DownstreamTimeoutException", 11L, "IllegalStateException", 7L));
+        return new RunResult(spec, 105, 103, 2, 71, 11, 7, 11, 13, 3, 2_500_000_000L,
+                latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
+                4_321_000L, segments, segments.isEmpty() ? 0 : 100, 0);
+    }
+
+    static DownstreamCounts downstream(long inventory, long payment, long notify) {
+        return new DownstreamCounts(inventory, payment, notify, 0, 0, payment, 0, 0, 0);
+    }
+
+    static MoneyEvidence money(long charges, long chargedButNotPaid) {
+        return new MoneyEvidence(charges, charges, 0, charges - chargedButNotPaid, chargedButNotPaid);
+    }
+
+    static RunReport report(RunResult run) {
+        return new RunReport("test-module", "sample", ENV, run, downstream(10, 5, 4), money(5, 1), List.of(), null, null);
+    }
+
+    /** A segment row: {@code inclusiveMeanMicros × requests} is its inclusive total. */
+    static SegmentRow segment(String op, String segment, long requests, long entries, double selfMeanMicros,
+                              double sharePercent, double inclusiveMeanMicros) {
+        return new SegmentRow(op, segment, requests, requests, entries, selfMeanMicros, selfMeanMicros,
+                selfMeanMicros * 2, selfMeanMicros * 3, sharePercent, inclusiveMeanMicros,
+                Math.round(selfMeanMicros * 1_000 * requests));
+    }
+}
