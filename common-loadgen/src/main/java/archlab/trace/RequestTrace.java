@@ -10,7 +10,8 @@ import java.util.Arrays;
  *
  * <p>Life cycle, driven by the runner: construct with the planned start, {@link #begin(long)} when the
  * task starts running (the gap is {@link Segments#SCHEDULING}), spans opened and closed by the service,
- * {@link #finish(long)} when the task returns. Time not covered by a span goes to
+ * {@link #finish(long)} when the task returns. Spans past the nesting or segment limits are not
+ * recorded (counted in {@link #overflows()}); tracing never throws into service code. Time not covered by a span goes to
  * {@link Segments#UNMARKED}. A span left open at finish is closed there.
  *
  * <p>Thread-safety: none; a trace is confined to the thread running its request.
@@ -35,6 +36,7 @@ public final class RequestTrace implements Trace, Span {
     private int depth;
     private long lastMarkNanos;
     private long endNanos = -1;
+    private int overflows;
 
     /**
      * @param clock             the clock the runner measures latency with
@@ -62,10 +64,12 @@ public final class RequestTrace implements Trace, Span {
     public Span span(String segment) {
         long now = clock.nanoTime();
         charge(now);
-        if (depth == MAX_DEPTH) {
-            throw new IllegalStateException("segments nested deeper than " + MAX_DEPTH + " at " + segment);
+        int idx = depth == MAX_DEPTH ? -1 : index(segment);
+        if (idx < 0) {
+            // tracing must never fail a request: past the limits the time stays with the enclosing segment
+            overflows++;
+            return Span.NOOP;
         }
-        int idx = index(segment);
         entries[idx]++;
         stack[depth] = idx;
         enteredAt[depth] = now;
@@ -113,6 +117,14 @@ public final class RequestTrace implements Trace, Span {
     public long totalNanos() {
         requireFinished();
         return endNanos - plannedStartNanos;
+    }
+
+    /**
+     * @return spans refused because they nested deeper than {@value #MAX_DEPTH} or named more than
+     *         {@value #MAX_SEGMENTS} distinct segments; their time stayed with the enclosing segment
+     */
+    public int overflows() {
+        return overflows;
     }
 
     /** @return the number of distinct segments recorded, including scheduling and unmarked */
@@ -177,7 +189,7 @@ public final class RequestTrace implements Trace, Span {
             }
         }
         if (segmentCount == MAX_SEGMENTS) {
-            throw new IllegalStateException("more than " + MAX_SEGMENTS + " distinct segments in one request");
+            return -1;
         }
         names[segmentCount] = segment;
         return segmentCount++;

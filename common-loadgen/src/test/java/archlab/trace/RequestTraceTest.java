@@ -211,4 +211,28 @@ class RequestTraceTest {
         }
         throw new AssertionError("no segment " + name + " in " + t);
     }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("past the nesting limit a span is not recorded and never throws: its time stays with the enclosing segment and still adds up")
+    void overflowNeverThrows() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(100);
+        RequestTrace t = new RequestTrace(now::get, 100);
+        t.begin(100);
+        java.util.List<Span> open = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            now.addAndGet(10);
+            open.add(t.span("level-" + i));
+        }
+        for (int i = open.size() - 1; i >= 0; i--) {
+            now.addAndGet(10);
+            open.get(i).close();
+        }
+        t.finish(now.get());
+        long sum = 0;
+        for (int i = 0; i < t.segmentCount(); i++) {
+            sum += t.selfNanos(i);
+        }
+        org.assertj.core.api.Assertions.assertThat(t.overflows()).isPositive();
+        org.assertj.core.api.Assertions.assertThat(sum).isEqualTo(t.totalNanos());
+    }
 }

@@ -1,0 +1,279 @@
+package archlab.report;
+
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.OpenLoopRunner;
+import archlab.loadgen.RunResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * A capacity sweep of one checkpoint: the same load (mix, timeout, arrival, thread kind) offered at a
+ * rising series of rates, each on a fresh fixture, profiles and segment tracing off; one row per rate,
+ * then the {@link Knee} and what the rows say {@link LimitEvidence past it}. Writes
+ * {@code <reports>/<name>-<module>.txt} and {@code .json} (by default {@code sweep-<module>}).
+ *
+ * <pre>{@code
+ * SweepReport r = CapacitySweep.of("ch12-1-baseline", LoadSpec.book(), 8_000_000L)
+ *         .withOverrides()              // -Dlab.sweep.rates=250,500 -Dlab.sweep.duration=2s
+ *         .run(BookLab::new);
+ * }</pre>
+ *
+ * <p>Defaults: rates {@link #DEFAULT_RATES}, {@link #DEFAULT_DURATION} per rate. Each rate offers exactly
+ * {@code rate × duration} requests. Before each rate the JVM is asked to collect garbage, so one rate's
+ * thousands of finished threads are not collected during the next rate's run.
+ *
+ * <p>Thread-safety: a CapacitySweep is configured and run by one thread.
+ */
+public final class CapacitySweep {
+
+    /** From 250 req/s (half the book baseline's lock-bound capacity) to well past the book's 1,500. */
+    public static final List<Integer> DEFAULT_RATES = List.of(250, 500, 750, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000);
+    /** How long each rate is offered. */
+    public static final Duration DEFAULT_DURATION = Duration.ofSeconds(3);
+    /** System property: the rates, comma-separated, req/s. */
+    public static final String RATES_PROPERTY = "lab.sweep.rates";
+    /** System property: the duration of each rate ({@code 3s}, {@code 1500ms}, {@code PT2S}). */
+    public static final String DURATION_PROPERTY = "lab.sweep.duration";
+
+    private final String module;
+    private final LoadSpec base;
+    private final long payFloorNanos;
+    private String name = "sweep";
+    private List<Integer> rates = DEFAULT_RATES;
+    private Duration duration = DEFAULT_DURATION;
+    private Path reportsDir = ReportWriter.reportsDir();
+    private Consumer<String> out = System.out::println;
+
+    private CapacitySweep(String module, LoadSpec base, long payFloorNanos) {
+        this.module = module;
+        this.base = base;
+        this.payFloorNanos = payFloorNanos;
+    }
+
+    /**
+     * @param module        the checkpoint's artifact id, e.g. "ch12-1-baseline"
+     * @param base          the load every rate shares; its rate and duration are replaced, tracing is turned off
+     * @param payFloorNanos the synchronous floor of one pay (Σ downstream latencies), ns; the knee allows p99 up
+     *                      to twice this
+     */
+    public static CapacitySweep of(String module, LoadSpec base, long payFloorNanos) {
+        Objects.requireNonNull(module, "module");
+        Objects.requireNonNull(base, "base");
+        if (payFloorNanos <= 0) {
+            throw new IllegalArgumentException("payFloorNanos must be positive, was " + payFloorNanos);
+        }
+        return new CapacitySweep(module, base, payFloorNanos);
+    }
+
+    /** @param n the report's name (file {@code <n>-<module>}); letters, digits, '.', '_' or '-' */
+    public CapacitySweep name(String n) {
+        if (n == null || !n.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + n);
+        }
+        this.name = n;
+        return this;
+    }
+
+    /** @param r the offered rates, req/s: at least one, each 1..1,000,000, no duplicates; swept ascending */
+    public CapacitySweep rates(List<Integer> r) {
+        this.rates = checkedRates("rates", r, duration);
+        return this;
+    }
+
+    /** @param d how long each rate is offered; positive, and long enough that every rate offers a request */
+    public CapacitySweep duration(Duration d) {
+        checkedRates("duration", rates, d);
+        this.duration = d;
+        return this;
+    }
+
+    public CapacitySweep reportsDir(Path dir) {
+        this.reportsDir = dir;
+        return this;
+    }
+
+    public CapacitySweep output(Consumer<String> sink) {
+        this.out = sink;
+        return this;
+    }
+
+    /** @return the rates the sweep will offer, ascending */
+    public List<Integer> rates() {
+        return rates;
+    }
+
+    /** @return how long each rate is offered */
+    public Duration duration() {
+        return duration;
+    }
+
+    /** Applies {@code -Dlab.sweep.rates} and {@code -Dlab.sweep.duration} from the system properties. */
+    public CapacitySweep withOverrides() {
+        return withOverrides(System.getProperties());
+    }
+
+    /**
+     * Applies {@value #RATES_PROPERTY} and {@value #DURATION_PROPERTY} from {@code p}. All or nothing: a bad
+     * value throws IllegalArgumentException naming the property and leaves this sweep as it was.
+     */
+    public CapacitySweep withOverrides(Properties p) {
+        List<Integer> r = rates;
+        Duration d = duration;
+        String v;
+        if ((v = p.getProperty(RATES_PROPERTY)) != null) {
+            r = parseRates(v);
+        }
+        if ((v = p.getProperty(DURATION_PROPERTY)) != null) {
+            d = LabRun.parseDuration(DURATION_PROPERTY, v);
+        }
+        List<Integer> checked = checkedRates(RATES_PROPERTY + " / " + DURATION_PROPERTY, r, d);
+        rates = checked;
+        duration = d;
+        return this;
+    }
+
+    /**
+     * Parses {@code 250,500,750} (spaces and {@code _} allowed).
+     *
+     * @throws IllegalArgumentException naming {@value #RATES_PROPERTY} and the bad entry
+     */
+    static List<Integer> parseRates(String v) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            String t = part.trim().replace("_", "");
+            try {
+                out.add(Integer.parseInt(t));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(RATES_PROPERTY + " must be whole numbers of req/s separated by commas"
+                        + " (e.g. 250,500,750); '" + part.trim() + "' in '" + v + "' is not one");
+            }
+        }
+        return out;
+    }
+
+    /** Checks that every rate makes a valid load with {@code d}; returns the rates ascending. */
+    private List<Integer> checkedRates(String what, List<Integer> r, Duration d) {
+        if (r == null || r.isEmpty()) {
+            throw new IllegalArgumentException(what + ": a sweep needs at least one rate");
+        }
+        if (d == null || d.isZero() || d.isNegative()) {
+            throw new IllegalArgumentException(what + ": the duration of each rate must be positive, was " + d);
+        }
+        TreeSet<Integer> sorted = new TreeSet<>();
+        for (Integer rate : r) {
+            if (rate == null || !sorted.add(rate)) {
+                throw new IllegalArgumentException(what + ": rates must be distinct whole numbers, got " + r);
+            }
+            try {
+                spec(rate, d);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(what + ": " + rate + " req/s for " + d + " is not a valid load: "
+                        + e.getMessage(), e);
+            }
+        }
+        return List.copyOf(sorted);
+    }
+
+    private LoadSpec spec(int rate, Duration d) {
+        return base.withRate(rate).withDuration(d).withTraceEvery(0);
+    }
+
+    /**
+     * Runs every rate on a fresh fixture from {@code freshFixture}, prints a progress line before and a
+     * result line after each, then the report, and writes it.
+     *
+     * @return the report (also written to {@code <reports>/<name>-<module>.txt/.json})
+     */
+    public SweepReport run(Supplier<? extends LabFixture> freshFixture) {
+        List<SweepRow> rows = new ArrayList<>();
+        long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
+        out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
+                + " and p99 <= %.3f ms", module, rates.size(), seconds(duration), Knee.GOODPUT_FLOOR * 100, ceilingMicros / 1e3));
+        out.accept("[sweep] " + SweepReport.header());
+        for (int i = 0; i < rates.size(); i++) {
+            int rate = rates.get(i);
+            out.accept(String.format(Locale.ROOT, "[sweep] %s %d req/s (%d of %d)", module, rate, i + 1, rates.size()));
+            LabFixture fixture = freshFixture.get();
+            System.gc();
+            LoadSpec s = spec(rate, duration);
+            long cpu0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            fixture.beforeRun();
+            RunResult result = new OpenLoopRunner().run(s, fixture.workload());
+            long wall = System.nanoTime() - t0;
+            long cpu1 = processCpuNanos();
+            fixture.afterRun();
+            double cpuShare = cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
+                    : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
+            SweepRow row = SweepRow.of(result, cpuShare);
+            rows.add(row);
+            out.accept("[sweep] " + SweepReport.line(row, ceilingMicros));
+        }
+        SweepReport report = report(rows);
+        write(report);
+        out.accept(report.text());
+        out.accept("sweep report: " + reportsDir.resolve(fileName() + ".txt").toAbsolutePath() + " (+ .json)");
+        return report;
+    }
+
+    /** Builds the report of measured rows: knee, evidence past it, settings, environment. */
+    SweepReport report(List<SweepRow> rows) {
+        Knee knee = Knee.find(rows, payFloorNanos);
+        List<String> evidence = List.of();
+        if (knee.firstPastKnee() != null) {
+            SweepRow past = rowAt(rows, knee.firstPastKnee());
+            SweepRow at = knee.found() ? rowAt(rows, knee.ratePerSecond()) : null;
+            evidence = LimitEvidence.between(at, past, knee.p99CeilingMicros());
+        }
+        LoadSpec s = spec(rates.get(0), duration);
+        String settings = String.format(Locale.ROOT,
+                "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s warmup=%s trace=off profiles=off pay_floor=%.3fms",
+                rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
+                s.threads().name().toLowerCase(Locale.ROOT), seconds(s.warmup()), payFloorNanos / 1e6);
+        return new SweepReport(SweepReport.KIND, module, name, Environment.current(), settings, payFloorNanos, rows,
+                knee, evidence);
+    }
+
+    private static String seconds(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString() + "s";
+    }
+
+    private static SweepRow rowAt(List<SweepRow> rows, int rate) {
+        return rows.stream().filter(r -> r.ratePerSecond() == rate).findFirst().orElseThrow();
+    }
+
+    private String fileName() {
+        return name + "-" + module;
+    }
+
+    private void write(SweepReport report) {
+        try {
+            Files.createDirectories(reportsDir);
+            Files.writeString(reportsDir.resolve(fileName() + ".txt"), report.text(), StandardCharsets.UTF_8);
+            ReportWriter.writeJson(reportsDir.resolve(fileName() + ".json"), report);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the sweep report to " + reportsDir, e);
+        }
+    }
+
+    /** @return this JVM's CPU time so far, ns, or -1 when the platform bean cannot tell */
+    private static long processCpuNanos() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,83 @@
+package archlab.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a {@link CapacitySweep} found, human first ({@link #text()}) and as JSON for the figures
+ * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable.
+ *
+ * @param kind          always {@value #KIND}: how tools tell a sweep report from a run report
+ * @param module        the checkpoint swept, e.g. "ch12-1-baseline"
+ * @param name          the report's name, e.g. "sweep"
+ * @param environment   JDK, cores, OS, time, Maven session
+ * @param settings      the load every rate shared (duration, timeout, arrival, threads, warm-up), in words
+ * @param payFloorNanos the synchronous floor of one pay (Σ downstream latencies), ns
+ * @param rows          one row per offered rate, ascending
+ * @param knee          the knee and its definition
+ * @param limitEvidence what the rows say at the first rate past the knee; empty when the knee is the highest rate
+ */
+public record SweepReport(
+        String kind,
+        String module,
+        String name,
+        Environment environment,
+        String settings,
+        long payFloorNanos,
+        List<SweepRow> rows,
+        Knee knee,
+        List<String> limitEvidence) {
+
+    /** The {@link #kind()} of every sweep report. */
+    public static final String KIND = "capacity-sweep";
+
+    public SweepReport {
+        rows = List.copyOf(rows);
+        limitEvidence = List.copyOf(limitEvidence);
+    }
+
+    /** @return the column header of {@link #line(SweepRow, long)} */
+    public static String header() {
+        return String.format(Locale.ROOT, "%7s %8s %9s %8s %13s %9s %9s %9s %8s %6s %8s %12s %5s %s",
+                "rate/s", "offered", "completed", "goodput", "rps_completed", "p50_ms", "p99_ms", "timed_out",
+                "rejected", "failed", "pool_exh", "send_lag_p99", "cpu", "knee?");
+    }
+
+    /** @return one row as a table line; {@code p99CeilingMicros} decides the last column */
+    public static String line(SweepRow r, long p99CeilingMicros) {
+        return String.format(Locale.ROOT, "%7d %8d %9d %7.1f%% %13.1f %9.3f %9.3f %9d %8d %6d %8d %9.3f ms %4s %s",
+                r.ratePerSecond(), r.offered(), r.completed(), r.goodput() * 100, r.rpsCompleted(),
+                r.p50Micros() / 1e3, r.p99Micros() / 1e3, r.timedOut(), r.rejected(), r.failed(), r.poolExhausted(),
+                r.sendLagP99Micros() / 1e3, r.cpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", r.cpuShare() * 100),
+                Knee.qualifies(r, p99CeilingMicros) ? "ok" : "-");
+    }
+
+    /** @return the whole report as text */
+    public String text() {
+        List<String> out = new ArrayList<>();
+        out.add("=== " + module + " / " + name + ": capacity sweep ===");
+        out.add(knee.describe());
+        out.add(knee.definition());
+        out.add("");
+        out.add(header());
+        for (SweepRow r : rows) {
+            out.add(line(r, knee.p99CeilingMicros()));
+        }
+        out.add("(goodput = completed / offered; p50/p99 from the HdrHistogram of every request that reached the service;"
+                + " cpu = the JVM's CPU time over wall x cores, generator and service together)");
+        out.add("");
+        if (limitEvidence.isEmpty()) {
+            out.add("what limits past the knee: not measured, the knee is the highest rate swept; sweep higher rates");
+        } else {
+            out.add("what limits past the knee (evidence from the rows, not a verdict):");
+            limitEvidence.forEach(l -> out.add("  - " + l));
+        }
+        out.add("");
+        out.add("settings " + settings);
+        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
+                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
+                environment.maxHeapMiB(), environment.at(), environment.session()));
+        return String.join("\n", out) + "\n";
+    }
+}
