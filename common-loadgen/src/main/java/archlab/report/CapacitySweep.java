@@ -31,9 +31,11 @@ import java.util.function.Supplier;
  *         .run(BookLab::new);
  * }</pre>
  *
- * <p>Defaults: rates {@link #DEFAULT_RATES}, {@link #DEFAULT_DURATION} per rate. Each rate offers exactly
- * {@code rate × duration} requests. Before each rate the JVM is asked to collect garbage, so one rate's
- * thousands of finished threads are not collected during the next rate's run.
+ * <p>Defaults: rates {@link #DEFAULT_RATES}, {@link #DEFAULT_DURATION} per rate, and {@link #DEFAULT_WARMUP} of
+ * unmeasured load at the lowest rate first (measured without it, the first rate of a cold JVM showed a send-lag
+ * p99 of 80 ms: class loading and JIT, not the service). Each rate offers exactly {@code rate × duration}
+ * requests. Before each rate the JVM is asked to collect garbage, so one rate's thousands of finished threads
+ * are not collected during the next rate's run.
  *
  * <p>Thread-safety: a CapacitySweep is configured and run by one thread.
  */
@@ -47,6 +49,10 @@ public final class CapacitySweep {
     public static final String RATES_PROPERTY = "lab.sweep.rates";
     /** System property: the duration of each rate ({@code 3s}, {@code 1500ms}, {@code PT2S}). */
     public static final String DURATION_PROPERTY = "lab.sweep.duration";
+    /** Unmeasured load at the lowest rate before the first measured one, on a throwaway fixture. */
+    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(1);
+    /** System property: the warm-up before the sweep ({@code 0s} for none). */
+    public static final String WARMUP_PROPERTY = "lab.sweep.warmup";
 
     private final String module;
     private final LoadSpec base;
@@ -54,6 +60,7 @@ public final class CapacitySweep {
     private String name = "sweep";
     private List<Integer> rates = DEFAULT_RATES;
     private Duration duration = DEFAULT_DURATION;
+    private Duration warmup = DEFAULT_WARMUP;
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
 
@@ -100,6 +107,20 @@ public final class CapacitySweep {
         return this;
     }
 
+    /**
+     * @param w unmeasured load at the lowest rate before the sweep, on a fresh fixture that is then thrown away,
+     *          so the first measured rate does not pay for class loading and JIT compilation; zero for none
+     */
+    public CapacitySweep warmup(Duration w) {
+        this.warmup = checkedWarmup(WARMUP_PROPERTY, w);
+        return this;
+    }
+
+    /** @return the warm-up before the first rate */
+    public Duration warmup() {
+        return warmup;
+    }
+
     public CapacitySweep reportsDir(Path dir) {
         this.reportsDir = dir;
         return this;
@@ -120,13 +141,13 @@ public final class CapacitySweep {
         return duration;
     }
 
-    /** Applies {@code -Dlab.sweep.rates} and {@code -Dlab.sweep.duration} from the system properties. */
+    /** Applies {@code -Dlab.sweep.rates}, {@code -Dlab.sweep.duration} and {@code -Dlab.sweep.warmup} from the system properties. */
     public CapacitySweep withOverrides() {
         return withOverrides(System.getProperties());
     }
 
     /**
-     * Applies {@value #RATES_PROPERTY} and {@value #DURATION_PROPERTY} from {@code p}. All or nothing: a bad
+     * Applies {@value #RATES_PROPERTY}, {@value #DURATION_PROPERTY} and {@value #WARMUP_PROPERTY} from {@code p}. All or nothing: a bad
      * value throws IllegalArgumentException naming the property and leaves this sweep as it was.
      */
     public CapacitySweep withOverrides(Properties p) {
@@ -139,9 +160,14 @@ public final class CapacitySweep {
         if ((v = p.getProperty(DURATION_PROPERTY)) != null) {
             d = LabRun.parseDuration(DURATION_PROPERTY, v);
         }
+        Duration w = warmup;
+        if ((v = p.getProperty(WARMUP_PROPERTY)) != null) {
+            w = checkedWarmup(WARMUP_PROPERTY, LabRun.parseDuration(WARMUP_PROPERTY, v));
+        }
         List<Integer> checked = checkedRates(RATES_PROPERTY + " / " + DURATION_PROPERTY, r, d);
         rates = checked;
         duration = d;
+        warmup = w;
         return this;
     }
 
@@ -187,6 +213,13 @@ public final class CapacitySweep {
         return List.copyOf(sorted);
     }
 
+    private static Duration checkedWarmup(String what, Duration w) {
+        if (w == null || w.isNegative()) {
+            throw new IllegalArgumentException(what + " must be zero or positive, was " + w);
+        }
+        return w;
+    }
+
     private LoadSpec spec(int rate, Duration d) {
         return base.withRate(rate).withDuration(d).withTraceEvery(0);
     }
@@ -202,6 +235,14 @@ public final class CapacitySweep {
         long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
         out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
                 + " and p99 <= %.3f ms", module, rates.size(), seconds(duration), Knee.GOODPUT_FLOOR * 100, ceilingMicros / 1e3));
+        if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
+            out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
+                    module, rates.get(0), seconds(warmup)));
+            LabFixture fixture = freshFixture.get();
+            fixture.beforeRun();
+            new OpenLoopRunner().run(spec(rates.get(0), warmup), fixture.workload());
+            fixture.afterRun();
+        }
         out.accept("[sweep] " + SweepReport.header());
         for (int i = 0; i < rates.size(); i++) {
             int rate = rates.get(i);
@@ -240,9 +281,11 @@ public final class CapacitySweep {
         }
         LoadSpec s = spec(rates.get(0), duration);
         String settings = String.format(Locale.ROOT,
-                "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s warmup=%s trace=off profiles=off pay_floor=%.3fms",
+                "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s warmup=%s at %d req/s before the first rate"
+                        + " (per-rate warmup=%s) trace=off profiles=off pay_floor=%.3fms",
                 rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
-                s.threads().name().toLowerCase(Locale.ROOT), seconds(s.warmup()), payFloorNanos / 1e6);
+                s.threads().name().toLowerCase(Locale.ROOT), seconds(warmup), rates.get(0), seconds(s.warmup()),
+                payFloorNanos / 1e6);
         return new SweepReport(SweepReport.KIND, module, name, Environment.current(), settings, payFloorNanos, rows,
                 knee, evidence);
     }

@@ -14,8 +14,10 @@ import java.util.Locale;
  *   <li>requests timed out (more than 1% of offered) while the JVM used less than half of the machine's CPU:
  *       requests waited without burning CPU — consistent with a lock or a queue;</li>
  *   <li>the JVM used at least 80% of the CPU: consistent with CPU saturation (generator and service share it);</li>
- *   <li>send-lag p99 above 1 ms and at least 4 × the knee's: the generator could not start requests on time —
- *       the generator or the machine's CPU is limiting, not only the service;</li>
+ *   <li>send-lag p99 above 1 ms, at least 4 × the knee's and at least a quarter of the p99: the generator could
+ *       not start requests on time — the generator or the machine's CPU is limiting, not only the service;</li>
+ *   <li>p99 over the ceiling while the JVM used less than half of the CPU and requests started on time: the time
+ *       went to waiting, not computing — consistent with a lock, a queue or slow downstream calls;</li>
  *   <li>rejected, failed, pool-exhausted or unfinished requests: named as such.</li>
  * </ul>
  *
@@ -33,6 +35,8 @@ public final class LimitEvidence {
     static final long SEND_LAG_MICROS = 1_000;
     /** How many times the knee's send-lag p99 the rate past it must show. */
     static final int SEND_LAG_GROWTH = 4;
+    /** The share of the p99 a send-lag p99 must reach to count: below it the generator's lateness is small change. */
+    static final double SEND_LAG_SHARE_OF_P99 = 0.25;
 
     private LimitEvidence() {
     }
@@ -65,12 +69,22 @@ public final class LimitEvidence {
                     past.cpuShare() * 100));
         }
         long kneeLag = knee == null ? 0 : knee.sendLagP99Micros();
-        if (past.sendLagP99Micros() > SEND_LAG_MICROS && past.sendLagP99Micros() >= SEND_LAG_GROWTH * Math.max(1, kneeLag)) {
+        boolean lateGenerator = past.sendLagP99Micros() > SEND_LAG_MICROS
+                && past.sendLagP99Micros() >= SEND_LAG_GROWTH * Math.max(1, kneeLag)
+                && past.sendLagP99Micros() >= SEND_LAG_SHARE_OF_P99 * past.p99Micros();
+        if (lateGenerator) {
             out.add(String.format(Locale.ROOT,
                     "send-lag p99 %.3f ms (%s): the generator started requests late, so the generator or the machine's CPU"
                             + " limits here too, not only the service",
                     past.sendLagP99Micros() / 1e3,
                     knee == null ? "no knee to compare with" : String.format(Locale.ROOT, "%.3f ms at the knee", kneeLag / 1e3)));
+        }
+        if (past.p99Micros() > p99CeilingMicros && past.cpuShare() >= 0 && past.cpuShare() < LOW_CPU && !lateGenerator) {
+            out.add(String.format(Locale.ROOT,
+                    "p99 %.3f ms over the ceiling while the JVM used %.0f%% of the CPU and started requests on time"
+                            + " (send-lag p99 %.3f ms): the time went to waiting, not computing, consistent with a lock,"
+                            + " a queue or slow downstream calls",
+                    past.p99Micros() / 1e3, past.cpuShare() * 100, past.sendLagP99Micros() / 1e3));
         }
         if (past.rejected() > 0) {
             out.add("rejected=" + past.rejected() + ": the service refused requests (admission control or a rate limit)");
@@ -86,7 +100,7 @@ public final class LimitEvidence {
             out.add("unfinished=" + past.unfinished() + ": requests still running when the runner gave up waiting (a hang)");
         }
         if (out.size() == before) {
-            out.add("no single figure stands out: p99 crossed the ceiling without timeouts, CPU saturation or send lag;"
+            out.add("no single figure stands out (no timeouts, no CPU saturation, no send lag);"
                     + " compare the rows, or profile one run at this rate");
         }
         return out;

@@ -70,7 +70,8 @@ public record SweepReport(
         if (limitEvidence.isEmpty()) {
             out.add("what limits past the knee: not measured, the knee is the highest rate swept; sweep higher rates");
         } else {
-            out.add("what limits past the knee (evidence from the rows, not a verdict):");
+            out.add(knee.found() ? "what limits past the knee (evidence from the rows, not a verdict):"
+                    : "what limits already at the lowest rate, where there is no knee (evidence from the rows, not a verdict):");
             limitEvidence.forEach(l -> out.add("  - " + l));
         }
         out.add("");

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The book's refresh step, run by {@code book/refresh.sh} after the load runs: copies every module's
- * saved reports into {@code book/results/} and rewrites the chapters' code excerpts, report lines and
- * figures. (Charts and flame graphs under {@code book/figures/} are not generated yet.) Not a test
+ * saved reports into {@code book/results/}, renders the charts and flame graphs into {@code book/figures/}
+ * ({@link archlab.figures.Figures}), and rewrites the chapters' code excerpts, report lines and figures. Not a test
  * of behaviour: a task that must leave the chapters in sync.
  */
 @EnabledIfSystemProperty(named = "book", matches = ".*", disabledReason = "refreshes book/: bash book/refresh.sh")
@@ -23,6 +23,7 @@ class BookRefreshTask {
         Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
         List<Path> copied = BookResults.collect(root);
         copied.forEach(p -> System.out.println("result " + root.relativize(p)));
+        archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println);
         BookSync sync = new BookSync(root);
         sync.refresh().forEach(p -> System.out.println("refreshed " + root.relativize(p)));
         assertThat(sync.check()).isEmpty();

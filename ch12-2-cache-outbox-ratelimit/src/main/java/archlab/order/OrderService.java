@@ -1,0 +1,388 @@
+package archlab.order;
+
+import archlab.downstream.ChargeRequest;
+import archlab.downstream.DownstreamTimeoutException;
+import archlab.downstream.Inventory;
+import archlab.downstream.LatencyModel;
+import archlab.downstream.Notification;
+import archlab.downstream.Notifier;
+import archlab.downstream.Payments;
+import archlab.loadgen.Deadline;
+import archlab.loadgen.NanoClock;
+import archlab.loadgen.RequestContext;
+import archlab.profile.ProfiledLock;
+import archlab.trace.Span;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The book's in-memory order service after chapter 12.2's refactor — this checkpoint is the "after".
+ *
+ * <p>The trap it fixes: in ch12-1 one global lock guarded the order table and {@link #pay} held it while
+ * it called inventory, payment and notify, so every create and get queued behind 8 ms of downstream
+ * calls. Here the lock covers only reading and changing an order's state, never a downstream call:
+ * <ol>
+ *   <li><b>Short critical section.</b> Pay claims the order under the lock (CREATED → PAYING), lets go,
+ *       reserves and charges, then takes the lock again to mark it PAID. A second pay of the same order
+ *       finds it PAYING and fails at once, touching no downstream. A failed charge releases the
+ *       reservation and makes the order CREATED again, payable.</li>
+ *   <li><b>Idempotent charge.</b> The charge carries {@link #idempotencyKey(Order)}, the same on every
+ *       attempt, so a retry after a lost reply is answered with the first charge and moves no money.</li>
+ *   <li><b>Outbox.</b> Marking PAID and recording the notification happen in one step under the lock;
+ *       an {@link OutboxRelay} delivers it later, with retries. Pay returns after the charge: its floor is
+ *       inventory + payment (6 ms), not 8.</li>
+ *   <li><b>Read cache.</b> Get reads through an {@link OrderCache} (optional); every change invalidates
+ *       the order's entry before it returns.</li>
+ *   <li><b>Token bucket.</b> Pay is limited by a {@link RateLimiter} (optional) to the payment provider's quota.</li>
+ *   <li><b>No deep copies.</b> Orders are immutable snapshots; get reads the table without the lock.</li>
+ * </ol>
+ *
+ * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
+ * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
+ * {@value #INVENTORY_RELEASE}, {@value #CACHE_LOOKUP} (inclusive of a load's {@value #TABLE_READ}),
+ * {@value #TABLE_READ}, {@value #CACHE_INVALIDATE}. ch12-1's {@code notify} and {@code json.copy} are gone.
+ *
+ * <p>Thread-safety: all methods are safe to call from any number of threads.
+ */
+public final class OrderService implements AutoCloseable {
+
+    public static final String LOCK_WAIT = "lock.wait";
+    public static final String LOCK_HELD = "lock.held";
+    public static final String INVENTORY = "inventory";
+    public static final String PAYMENT = "payment";
+    public static final String INVENTORY_RELEASE = "inventory.release";
+    public static final String OUTBOX_APPEND = "outbox.append";
+    public static final String LIMITER = "limiter";
+    public static final String CACHE_LOOKUP = "cache.lookup";
+    public static final String CACHE_INVALIDATE = "cache.invalidate";
+    public static final String TABLE_READ = "table.read";
+
+    /** The deadline of a compensation (releasing stock after a failed charge): its own, not the request's, which may have passed. */
+    static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(1);
+
+    /**
+     * How the service is put together. Immutable; change a copy with the {@code with...} methods.
+     *
+     * @param clock            the time of the cache, the limiter and the outbox, nanoseconds
+     * @param executor         where background work runs: the cache's maintenance and the relay's deliveries
+     * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
+     * @param cache            the read cache, or {@code null} for none
+     * @param payLimit         the token bucket in front of pay, or {@code null} for none
+     * @param relay            the outbox relay's retry, back-off and batching
+     */
+    public record Settings(NanoClock clock, Executor executor, LatencyModel tableReadLatency,
+                           OrderCache.Settings cache, RateLimiter.Settings payLimit, OutboxRelay.Settings relay) {
+
+        /**
+         * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
+         * on the virtual-thread carriers, so a delivery's reply delay never queues behind requests' wake-ups.
+         */
+        private static final Executor BACKGROUND = Executors.newCachedThreadPool(
+                Thread.ofPlatform().daemon(true).name("order-background-", 1).factory());
+
+        /** The system clock, background work on daemon platform threads, the book's table, cache and limiter on. */
+        public static final Settings DEFAULT = new Settings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
+                OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT);
+
+        public Settings {
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(executor, "executor");
+            Objects.requireNonNull(tableReadLatency, "tableReadLatency");
+            Objects.requireNonNull(relay, "relay");
+        }
+
+        public Settings withClock(NanoClock c) {
+            return new Settings(c, executor, tableReadLatency, cache, payLimit, relay);
+        }
+
+        public Settings withExecutor(Executor e) {
+            return new Settings(clock, e, tableReadLatency, cache, payLimit, relay);
+        }
+
+        public Settings withTableReadLatency(LatencyModel l) {
+            return new Settings(clock, executor, l, cache, payLimit, relay);
+        }
+
+        /** @param c the cache's settings, or {@code null} for no cache */
+        public Settings withCache(OrderCache.Settings c) {
+            return new Settings(clock, executor, tableReadLatency, c, payLimit, relay);
+        }
+
+        /** @param l the pay limit, or {@code null} for none */
+        public Settings withPayLimit(RateLimiter.Settings l) {
+            return new Settings(clock, executor, tableReadLatency, cache, l, relay);
+        }
+
+        public Settings withRelay(OutboxRelay.Settings r) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, r);
+        }
+    }
+
+    // tag::lock[]
+    // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
+    // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
+    // It guards state changes only; reads take no lock (the rows are immutable snapshots).
+    private final ReentrantLock lock = new ProfiledLock("orders");
+    private final OrderTable table;
+    // end::lock[]
+    private int sequence;
+
+    private final Inventory inventory;
+    private final Payments payments;
+    private final OrderCache cache;
+    private final RateLimiter payLimiter;
+    private final Outbox outbox;
+    private final OutboxRelay relay;
+
+    /** The chapter's service with {@link Settings#DEFAULT}; its relay is not started (see {@link #relay()}). */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
+        this(inventory, payments, notifier, Settings.DEFAULT);
+    }
+
+    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, Settings settings) {
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.payments = Objects.requireNonNull(payments, "payments");
+        this.table = new OrderTable(settings.tableReadLatency());
+        this.cache = settings.cache() == null ? null
+                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
+        this.payLimiter = settings.payLimit() == null ? null
+                : new RateLimiter("pay", settings.payLimit(), settings.clock());
+        this.outbox = new Outbox(settings.clock());
+        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
+                settings.executor(), settings.relay());
+    }
+
+    /**
+     * Creates an order in status CREATED with version 0.
+     *
+     * @throws InvalidOrderException for a blank customer, no items, a blank SKU, a quantity ≤ 0, a
+     *                               negative price or a total that overflows a long; nothing is stored
+     */
+    public Order create(RequestContext ctx, String customerId, List<Item> items) {
+        long total = validatedTotal(customerId, items);
+        Order order;
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            sequence++;
+            order = new Order(String.format("ord-%06d", sequence), customerId, items, total);
+            table.put(order);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, order.id()); // a remembered "not found" for this id must not outlive the create
+        return order;
+    }
+
+    /** @throws OrderNotFoundException if no order has this id */
+    public Order get(RequestContext ctx, String orderId) {
+        if (orderId == null) {
+            throw new OrderNotFoundException(null);
+        }
+        Order order = cache == null ? table.read(ctx, orderId) : cache.get(ctx, orderId).orElse(null);
+        if (order == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        return order;
+    }
+
+    /**
+     * Claims the order (CREATED → PAYING), reserves stock and charges with the order's idempotency key —
+     * no lock held — then marks it PAID and records its notification in the outbox, in one step under the
+     * lock. A downstream error releases what was reserved, makes the order CREATED again and is rethrown;
+     * if the money did move (a lost reply, a reply after the deadline), paying again charges nothing more.
+     *
+     * @throws RateLimitedException   if pay is over its quota; nothing was read, changed or called
+     * @throws OrderNotFoundException if no order has this id
+     * @throws InvalidStateException  if the order is not CREATED (PAYING: another pay of it is in progress)
+     */
+    // tag::pay[]
+    public Order pay(RequestContext ctx, String orderId) {
+        if (payLimiter != null) {
+            payLimiter.acquire(ctx);
+        }
+        Order paying = claim(ctx, orderId);
+        List<Item> reserved = new ArrayList<>();
+        try {
+            for (Item item : paying.items()) {
+                try (Span s = ctx.span(INVENTORY)) {
+                    inventory.reserve(ctx, item.sku(), item.quantity());
+                    reserved.add(item);
+                } catch (DownstreamTimeoutException e) {
+                    if (!e.passedOnArrival()) {
+                        reserved.add(item); // the stock was reserved; only the reply came too late
+                    }
+                    throw e;
+                }
+            }
+            try (Span s = ctx.span(PAYMENT)) {
+                payments.charge(ctx, new ChargeRequest(paying.id(), paying.totalCents(), idempotencyKey(paying)));
+            }
+        } catch (RuntimeException e) {
+            giveBack(ctx, paying, reserved, e);
+            throw e;
+        }
+        return commit(ctx, paying);
+    }
+    // end::pay[]
+
+    /**
+     * The key of every charge of {@code order}: derived from the order's id alone, so it is the same on every
+     * attempt. Not from the amount: a key that changed with the amount would turn a wrong amount into a
+     * silent second charge; with this key the provider refuses it ({@code IdempotencyKeyConflictException}).
+     */
+    public static String idempotencyKey(Order order) {
+        return "pay:" + order.id();
+    }
+
+    /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
+    public boolean isPaid(String orderId) {
+        Order order = table.current(orderId);
+        return order != null && order.status() == OrderStatus.PAID;
+    }
+
+    /** @return the outbox pay records notifications in */
+    public Outbox outbox() {
+        return outbox;
+    }
+
+    /** @return the relay that delivers the outbox; start it to deliver in the background */
+    public OutboxRelay relay() {
+        return relay;
+    }
+
+    /** @return the read cache, if the service has one */
+    public Optional<OrderCache> cache() {
+        return Optional.ofNullable(cache);
+    }
+
+    /** @return the token bucket in front of pay, if the service has one */
+    public Optional<RateLimiter> payLimiter() {
+        return Optional.ofNullable(payLimiter);
+    }
+
+    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
+    public long tableReads() {
+        return table.reads();
+    }
+
+    /** Stops the relay (after its pass in progress); undelivered notifications stay in the outbox. */
+    @Override
+    public void close() {
+        relay.stop();
+    }
+
+    /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
+    private Order claim(RequestContext ctx, String orderId) {
+        Order paying;
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            Order order = find(orderId);
+            if (order.status() != OrderStatus.CREATED) {
+                throw new InvalidStateException(orderId, order.status(), "pay");
+            }
+            paying = order.markPaying();
+            table.put(paying);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, orderId);
+        return paying;
+    }
+
+    // tag::commit[]
+    /** PAYING → PAID and the notification into the outbox: one step under the lock. */
+    private Order commit(RequestContext ctx, Order paying) {
+        Order paid = paying.markPaid();
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            try (Span s = ctx.span(OUTBOX_APPEND)) {
+                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
+            }
+            table.put(paid);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, paid.id());
+        return paid;
+    }
+    // end::commit[]
+
+    /**
+     * The compensation of a failed pay: release what was reserved (on a deadline of its own), then PAYING →
+     * CREATED. A release that fails is attached to {@code cause} as suppressed; its stock stays reserved.
+     */
+    private void giveBack(RequestContext ctx, Order paying, List<Item> reserved, RuntimeException cause) {
+        RequestContext compensation = new RequestContext(ctx.sequence(), ctx.plannedStartNanos(),
+                Deadline.after(ctx.clock(), COMPENSATION_TIMEOUT), ctx.clock(), ctx.trace());
+        for (Item item : reserved) {
+            try (Span s = ctx.span(INVENTORY_RELEASE)) {
+                inventory.release(compensation, item.sku(), item.quantity());
+            } catch (RuntimeException releaseFailed) {
+                cause.addSuppressed(releaseFailed);
+            }
+        }
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            table.put(paying.markCreated());
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, paying.id());
+    }
+
+    private void invalidate(RequestContext ctx, String orderId) {
+        if (cache != null) {
+            try (Span s = ctx.span(CACHE_INVALIDATE)) {
+                cache.invalidate(orderId);
+            }
+        }
+    }
+
+    private void acquire(RequestContext ctx) {
+        try (Span wait = ctx.span(LOCK_WAIT)) {
+            lock.lock();
+        }
+    }
+
+    private Order find(String orderId) {
+        Order order = table.current(orderId);
+        if (order == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        return order;
+    }
+
+    private static long validatedTotal(String customerId, List<Item> items) {
+        if (customerId == null || customerId.isBlank()) {
+            throw new InvalidOrderException("customer id is blank");
+        }
+        if (items == null || items.isEmpty()) {
+            throw new InvalidOrderException("an order needs at least one item");
+        }
+        long total = 0;
+        for (Item item : items) {
+            if (item == null || item.sku() == null || item.sku().isBlank()) {
+                throw new InvalidOrderException("every item needs a SKU, got " + item);
+            }
+            if (item.quantity() <= 0) {
+                throw new InvalidOrderException("quantity must be at least 1, got " + item.quantity() + " for " + item.sku());
+            }
+            if (item.unitPriceCents() < 0) {
+                throw new InvalidOrderException("unit price must not be negative, got " + item.unitPriceCents() + " for " + item.sku());
+            }
+            try {
+                total = Math.addExact(total, Math.multiplyExact(item.quantity(), item.unitPriceCents()));
+            } catch (ArithmeticException e) {
+                throw new InvalidOrderException("total overflows a long (" + items.size() + " items)");
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,175 @@
+package archlab.figures;
+
+import java.awt.BasicStroke;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.AnnotationLine;
+import org.knowm.xchart.AnnotationText;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * Latency by percentile, the HdrHistogram way: x = 1 / (1 − p) on a log scale (ticks 50%, 90%, 99%, 99.9%,
+ * 99.99%, see {@link PercentileAxis}), y = latency in milliseconds from the planned start. One line per
+ * histogram: the same run of several checkpoints side by side ({@link #renderReports}), or the operations of
+ * one run ({@link #renderOperations}). Everything comes from saved reports; nothing is hard-coded.
+ *
+ * <p>Histograms are the reports' microsecond HdrHistograms; the curve visits HdrHistogram's own percentile
+ * steps (5 per halving of the distance to 100%), so the tail is drawn from the samples, not interpolated.
+ * Stateless and thread-safe.
+ */
+public final class PercentileChart {
+
+    /** One line: a label and a microsecond histogram. */
+    public record Series(String label, Histogram micros) {
+        public Series {
+            Objects.requireNonNull(label, "label");
+            Objects.requireNonNull(micros, "micros");
+        }
+    }
+
+    static final int WIDTH = 1000;
+    static final int HEIGHT = 620;
+    /** HdrHistogram's percentile steps per halving of the distance to 100%. */
+    private static final int TICKS_PER_HALF_DISTANCE = 5;
+
+    private PercentileChart() {
+    }
+
+    /**
+     * @return the curve of {@code micros}: {x = 1/(1−p)} and {latency ms}, percentiles below 100% only
+     *         (100% has no position on this axis); empty arrays for an empty histogram
+     */
+    static double[][] curve(Histogram micros) {
+        List<double[]> points = new ArrayList<>();
+        if (micros.getTotalCount() > 0) {
+            for (HistogramIterationValue v : micros.percentiles(TICKS_PER_HALF_DISTANCE)) {
+                double p = v.getPercentileLevelIteratedTo();
+                if (p >= 100) {
+                    break;
+                }
+                points.add(new double[] {PercentileAxis.x(p), v.getValueIteratedTo() / 1_000.0});
+            }
+        }
+        double[] xs = new double[points.size()];
+        double[] ys = new double[points.size()];
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = points.get(i)[0];
+            ys[i] = points.get(i)[1];
+        }
+        return new double[][] {xs, ys};
+    }
+
+    /**
+     * Builds the chart.
+     *
+     * @param title   the chart's title
+     * @param series  the lines; empty histograms are left out (and said so in the legend)
+     * @param timeout drawn as a horizontal line when the latencies come near it; may be null
+     * @throws IllegalArgumentException if no series has a sample
+     */
+    public static XYChart chart(String title, List<Series> series, Duration timeout) {
+        ChartImages.headless();
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("percentile (x = 1 / (1 - p), log scale)").yAxisTitle("latency from planned start (ms)").build();
+        Styler styler = chart.getStyler();
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setMarkerSize(0);
+        double xMax = 1;
+        double yMax = 0;
+        int drawn = 0;
+        for (Series s : series) {
+            double[][] c = curve(s.micros());
+            if (c[0].length == 0) {
+                continue;
+            }
+            XYSeries line = chart.addSeries(String.format(Locale.ROOT, "%s (n=%,d, p99 %.1f ms)", s.label(),
+                    s.micros().getTotalCount(), s.micros().getValueAtPercentile(99) / 1e3), c[0], c[1]);
+            line.setMarker(SeriesMarkers.NONE);
+            line.setLineStyle(new BasicStroke(2.5f));
+            xMax = Math.max(xMax, c[0][c[0].length - 1]);
+            for (double y : c[1]) {
+                yMax = Math.max(yMax, y);
+            }
+            drawn++;
+        }
+        if (drawn == 0) {
+            throw new IllegalArgumentException("no histogram with a sample among " + series.size() + " series");
+        }
+        double timeoutMs = timeout == null ? -1 : timeout.toNanos() / 1e6;
+        boolean showTimeout = timeoutMs > 0 && yMax >= 0.5 * timeoutMs;
+        double top = niceCeiling(Math.max(yMax, showTimeout ? timeoutMs : 0) * 1.08);
+        double axisMax = PercentileAxis.axisMax(xMax);
+        if (showTimeout) {
+            chart.addAnnotation(new AnnotationLine(timeoutMs, false, false));
+            chart.addAnnotation(new AnnotationText(String.format(Locale.ROOT, "timeout %.0f ms", timeoutMs),
+                    1.35, timeoutMs + top * 0.03, false));
+        }
+        PercentileAxis.apply(chart, axisMax, 0, top);
+        return chart;
+    }
+
+    /** Builds and writes the chart; returns {@code png}. */
+    public static Path render(String title, List<Series> series, Duration timeout, Path png) {
+        return ChartImages.writePng(chart(title, series, timeout), png);
+    }
+
+    /**
+     * One line per saved run report, labelled by module (and run name, when the reports are of different runs).
+     *
+     * @param reports run report JSON files ({@code baseline.json} of several checkpoints, say)
+     * @param png     where to write the chart
+     */
+    public static Path renderReports(List<Path> reports, Path png) {
+        List<SavedRunReport> read = reports.stream().map(SavedRunReport::read).toList();
+        boolean sameName = read.stream().map(SavedRunReport::name).distinct().count() == 1;
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        List<Series> series = new ArrayList<>();
+        for (SavedRunReport r : read) {
+            String label = sameName ? r.module() : r.module() + " / " + r.name();
+            int n = seen.merge(label, 1, Integer::sum);
+            series.add(new Series(n == 1 ? label : label + " #" + n, r.latency()));
+        }
+        String title = sameName ? "Latency by percentile: " + read.get(0).name() + ", by checkpoint"
+                : "Latency by percentile, by checkpoint and run";
+        return render(title, series, read.get(0).timeout(), png);
+    }
+
+    /** One line per operation (create, get, pay…) of one saved run report. */
+    public static Path renderOperations(Path report, Path png) {
+        SavedRunReport r = SavedRunReport.read(report);
+        List<Series> series = new ArrayList<>();
+        r.operations().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> series.add(new Series(e.getKey(), e.getValue())));
+        if (series.isEmpty()) {
+            throw new IllegalArgumentException(report + " has no per-operation histograms");
+        }
+        return render("Latency by percentile per operation: " + r.module() + " / " + r.name(), series, r.timeout(), png);
+    }
+
+    /** @return the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that is at least {@code v} (1 for v ≤ 0) */
+    static double niceCeiling(double v) {
+        if (!(v > 0)) {
+            return 1;
+        }
+        double decade = Math.pow(10, Math.floor(Math.log10(v)));
+        for (double m : new double[] {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10}) {
+            if (m * decade >= v * (1 - 1e-12)) {
+                return m * decade;
+            }
+        }
+        return 10 * decade;
+    }
+}

@@ -1,0 +1,55 @@
+package archlab.figures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import archlab.report.ScenarioTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Figures entry point over a folder of saved reports. */
+class FiguresTest {
+
+    @Test
+    @DisplayName("every chart with inputs is written and printed; a foreign JSON and the missing .jfr are reported as skipped")
+    void rendersWhatItFinds(@TempDir Path dir) throws Exception {
+        Path results = dir.resolve("results");
+        Samples.runReport(results.resolve("ch12-1-baseline/target/reports/baseline.json"), "ch12-1-baseline", "baseline",
+                Map.of("pay", Samples.latencies(300, 190, 230, 1), "get", Samples.latencies(300, 180, 220, 2)));
+        ScenarioTable.write(results.resolve("target/reports"), List.of(new ScenarioTable.Row("normal", "ch12-1-baseline",
+                4_500, 3_300, 1_200, 0, 0, 1_100, 200, 210, 220, 20, 200, 0, 84, -1, -1, -1)));
+        Files.writeString(results.resolve("notes.json"), "{\"something\": \"else\"}");
+        List<String> out = new ArrayList<>();
+
+        List<Path> written = Figures.run(results, dir.resolve("figures"), out::add);
+
+        assertThat(written).extracting(p -> p.getFileName().toString()).containsExactlyInAnyOrder(
+                "percentiles-baseline.png", "percentiles-ch12-1-baseline-baseline-by-op.png", "scenarios.png");
+        written.forEach(p -> Pngs.assertPng(p, 500, 300));
+        assertThat(out).contains("wrote " + dir.resolve("figures/scenarios.png"));
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped 1 JSON file").contains("notes.json"));
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped sweep chart: no capacity sweep"));
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped flame graphs: no .jfr"));
+    }
+
+    @Test
+    @DisplayName("an empty results folder writes nothing and says why for each figure, without failing")
+    void emptyFolder(@TempDir Path dir) {
+        List<String> out = new ArrayList<>();
+        assertThat(Figures.run(dir, dir.resolve("figures"), out::add)).isEmpty();
+        assertThat(out).hasSize(4).allSatisfy(l -> assertThat(l).startsWith("skipped"));
+    }
+
+    @Test
+    @DisplayName("a results folder that does not exist is refused with its path in the message")
+    void missingFolder(@TempDir Path dir) {
+        assertThatThrownBy(() -> Figures.run(dir.resolve("nope"), dir.resolve("figures"), l -> { }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nope");
+    }
+}

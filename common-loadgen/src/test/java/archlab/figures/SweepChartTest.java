@@ -1,0 +1,48 @@
+package archlab.figures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.report.Environment;
+import archlab.report.Knee;
+import archlab.report.ReportWriter;
+import archlab.report.SweepReport;
+import archlab.report.SweepRow;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sweep chart, rendered from hand-made sweep reports written the way CapacitySweep writes them. */
+class SweepChartTest {
+
+    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+
+    /** A sweep whose service keeps up to {@code capacity} req/s, then completes only that many with a high p99. */
+    private static Path sweep(Path file, String module, int capacity) {
+        List<SweepRow> rows = new ArrayList<>();
+        for (int rate : List.of(250, 500, 1000, 2000, 4000)) {
+            long offered = rate * 3L;
+            long completed = Math.min(offered, capacity * 3L);
+            long p99 = rate <= capacity ? 9_000 : 190_000;
+            rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
+                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3));
+        }
+        Knee knee = Knee.find(rows, 8_000_000L);
+        ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, "sweep", ENV, "test", 8_000_000L, rows,
+                knee, List.of()));
+        return file;
+    }
+
+    @Test
+    @DisplayName("throughput and p99 of two checkpoints (one without a knee) render to one valid two-panel PNG; knees come from the JSON")
+    void twoCheckpoints(@TempDir Path dir) {
+        Path a = sweep(dir.resolve("sweep-a.json"), "ch12-1-baseline", 100);
+        Path b = sweep(dir.resolve("sweep-b.json"), "ch12-2-cache-outbox-ratelimit", 2000);
+        assertThat(SavedSweep.read(a).kneeRate()).isNull();
+        assertThat(SavedSweep.read(b).kneeRate()).isEqualTo(2000);
+        Path png = SweepChart.render(List.of(a, b), dir.resolve("sweep.png"));
+        Pngs.assertPng(png, SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
+    }
+}
