@@ -28,7 +28,7 @@ class SideBySideReportTest {
     @DisplayName("prints and saves the side-by-side table of every module's reports; this module's baseline is a column of it, with its own figures")
     void printsTheSideBySideTable() throws Exception {
         Path module = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
-        List<Path> reports = SideBySide.findReports(module.getParent());
+        List<Path> reports = SideBySide.findReports(module.getParent(), System.getProperty("archlab.session", "adhoc"));
         Path ownBaseline = module.resolve("target/reports/baseline.json");
         assertThat(reports).as("reports found under " + module.getParent()).contains(ownBaseline);
 

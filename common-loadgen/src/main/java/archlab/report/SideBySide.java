@@ -125,6 +125,36 @@ public final class SideBySide {
         return found;
     }
 
+    /**
+     * The reports of one Maven session ({@code environment.session}), so that a root
+     * {@code mvn test -Dbaseline} compares exactly the runs it made and never a stale report; a module
+     * with no report of this session (e.g. {@code -pl} ran another module alone) still contributes its
+     * saved {@code baseline.json}, whose session row shows it is older.
+     */
+    public static List<Path> findReports(Path root, String session) {
+        List<Path> all = findReports(root);
+        List<Path> ofSession = all.stream().filter(p -> session.equals(sessionOf(p))).toList();
+        java.util.Set<Path> modulesWithSession = new java.util.HashSet<>();
+        ofSession.forEach(p -> modulesWithSession.add(p.getParent().getParent().getParent()));
+        List<Path> out = new ArrayList<>();
+        for (Path p : all) {
+            Path module = p.getParent().getParent().getParent();
+            boolean fallbackBaseline = !modulesWithSession.contains(module) && p.getFileName().toString().equals("baseline.json");
+            if (ofSession.contains(p) || fallbackBaseline) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private static String sessionOf(Path file) {
+        try {
+            return JSON.readTree(file.toFile()).path("environment").path("session").asText("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** @return whether {@code file} reads as a run report (module, name and run.offered present) */
     public static boolean isReport(Path file) {
         try {

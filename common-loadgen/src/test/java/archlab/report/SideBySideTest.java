@@ -110,4 +110,20 @@ class SideBySideTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a run report").hasMessageContaining("y.json");
         assertThatThrownBy(() -> SideBySide.of(List.of())).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    @org.junit.jupiter.api.DisplayName("a session's table takes that session's reports, and only a stale module's baseline, never its other stale runs")
+    void sessionFilter() {
+        HandMadeReports.write(root.resolve("m1/target/reports"), "baseline.json",
+                HandMadeReports.report("m1", "baseline", 1, 1, 1, 1, null, false));
+        HandMadeReports.write(root.resolve("m1/target/reports"), "old-run.json",
+                HandMadeReports.report("m1", "old-run", 1, 1, 1, 1, null, false));
+        HandMadeReports.write(root.resolve("m2/target/reports"), "baseline.json",
+                HandMadeReports.report("m2", "baseline", 1, 1, 1, 1, null, false).replace("\"s1\"", "\"s2\""));
+        HandMadeReports.write(root.resolve("m2/target/reports"), "stale.json",
+                HandMadeReports.report("m2", "stale", 1, 1, 1, 1, null, false));
+
+        assertThat(SideBySide.findReports(root, "s2")).extracting(p -> root.relativize(p).toString())
+                .containsExactly("m1/target/reports/baseline.json", "m2/target/reports/baseline.json");
+    }
 }
