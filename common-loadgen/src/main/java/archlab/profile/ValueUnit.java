@@ -39,7 +39,7 @@ public enum ValueUnit {
         return decimals(value) + suffixes[suffixes.length - 1];
     }
 
-    /** @return {@code value} with at most two decimals, trailing zeros dropped: 100, 4.1, 481.67 */
+    /** @return {@code value} with at most two decimals, trailing zeros dropped: 100, 4.1, 512.34 */
     static String decimals(double value) {
         String s = String.format(Locale.ROOT, "%.2f", value);
         if (s.indexOf('.') >= 0) {

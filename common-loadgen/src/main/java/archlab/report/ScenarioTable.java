@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Chapter 12.3's one table: rows scenario × checkpoint, built from the {@code scenario-<name>.json}
@@ -78,29 +77,23 @@ public final class ScenarioTable {
      */
     public static List<Row> collect(Path projectRoot, String session) {
         List<Row> rows = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(projectRoot)) {
-            for (Path module : modules.filter(Files::isDirectory).sorted().toList()) {
-                Path reports = module.resolve("target/reports");
-                if (!Files.isDirectory(reports)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.list(reports)) {
-                    for (Path f : files.filter(p -> p.getFileName().toString().startsWith(PREFIX)
-                            && p.getFileName().toString().endsWith(".json")).sorted().toList()) {
-                        JsonNode env = JSON.readTree(f.toFile()).path("environment");
-                        if (session.equals(env.path("session").asText())) {
-                            rows.add(read(f));
-                        }
-                    }
-                }
+        for (Path f : SideBySide.findReports(projectRoot)) {
+            if (f.getFileName().toString().startsWith(PREFIX) && session.equals(sessionOf(f))) {
+                rows.add(read(f));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot scan " + projectRoot, e);
         }
         List<String> order = Scenario.catalogue().stream().map(Scenario::name).toList();
         rows.sort(Comparator.<Row>comparingInt(r -> order.indexOf(r.scenario()) < 0 ? Integer.MAX_VALUE : order.indexOf(r.scenario()))
                 .thenComparing(Row::module));
         return rows;
+    }
+
+    private static String sessionOf(Path json) {
+        try {
+            return JSON.readTree(json.toFile()).path("environment").path("session").asText();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + json, e);
+        }
     }
 
     /** @return the table as Markdown, with every scenario's parameters as its legend */

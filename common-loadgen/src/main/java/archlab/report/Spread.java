@@ -44,7 +44,7 @@ public record Spread(int runs, List<Row> rows) {
         rows.add(new Row(name, v[0], v[(v.length - 1) / 2], v[v.length - 1]));
     }
 
-    /** @return e.g. {@code spread over 3 runs (min/median/max): completed=2801/2930/3012 …} */
+    /** @return e.g. {@code spread over 3 runs (min/median/max): completed=2801/2954/3012 …} */
     public String render() {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "spread over %d runs (min/median/max):", runs));
         for (Row row : rows) {
