@@ -36,8 +36,7 @@ class ScenarioRunsTest {
         List<Scenario> catalogue = Scenario.catalogue();
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
-            System.out.printf("[scenarios] %s: %s (%d of %d, %d left after it)%n", MODULE, s.name(), i + 1,
-                    catalogue.size(), catalogue.size() - i - 1);
+            System.out.println(ScenarioTable.progressLine(MODULE, s.name(), i, catalogue.size()));
             outcomes.put(s.name(), LabRun.named(MODULE, ScenarioTable.reportName(s)).withOverrides().profiled(false)
                     .output(line -> { }).run(() -> new BookLab(s)));
             System.out.println(outcomes.get(s.name()).report().bookLine1());

@@ -92,6 +92,25 @@ public final class CircuitBreaker {
         }
     }
 
+    /**
+     * Fails fast without taking a call slot: what a caller asks before it starts work that would end in a
+     * call (pay asks before it claims the order). Admits nothing; {@link #acquire()} still decides the call.
+     *
+     * @throws CircuitOpenException while open, or while a half-open trial is in flight
+     */
+    public synchronized void check() {
+        if (state == State.OPEN) {
+            long waited = clock.nanoTime() - openedAtNanos;
+            if (waited < settings.openDuration().toNanos()) {
+                rejected++;
+                throw new CircuitOpenException(name, Duration.ofNanos(settings.openDuration().toNanos() - waited));
+            }
+        } else if (state == State.HALF_OPEN && trialInFlight) {
+            rejected++;
+            throw new CircuitOpenException(name, Duration.ZERO);
+        }
+    }
+
     /** Records the outcome of a call admitted by {@link #acquire()}; {@code error} null for success. */
     public synchronized void record(Throwable error) {
         boolean failed = error != null && countsAsFailure.test(error);

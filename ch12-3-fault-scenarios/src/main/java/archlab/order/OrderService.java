@@ -1,0 +1,599 @@
+package archlab.order;
+
+import archlab.downstream.ChargeRequest;
+import archlab.downstream.ChargeResult;
+import archlab.downstream.DownstreamException;
+import archlab.downstream.DownstreamTimeoutException;
+import archlab.downstream.Inventory;
+import archlab.downstream.LatencyModel;
+import archlab.downstream.Notification;
+import archlab.downstream.Notifier;
+import archlab.downstream.PaymentDeclinedException;
+import archlab.downstream.PaymentReplyLostException;
+import archlab.downstream.Payments;
+import archlab.loadgen.NanoClock;
+import archlab.loadgen.RequestContext;
+import archlab.profile.ProfiledLock;
+import archlab.trace.Span;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The book's in-memory order service hardened for chapter 12.3's faults — ch12-2 plus what a slow or
+ * failing downstream asks for.
+ *
+ * <p>The trap it fixes: ch12-2 is fast while its downstream is healthy, but a charge that times out or
+ * whose reply is lost leaves money taken for an order it makes CREATED again ("charged but not PAID"), a
+ * release that fails leaks stock, and its compensation keeps the caller past the deadline. Here:
+ * <ol>
+ *   <li><b>Per-call timeouts.</b> Every reserve and charge gets a budget of its own ({@link RetryPolicy#perCallBudget()})
+ *       carved out of the request's deadline, so one slow call cannot eat the whole request.</li>
+ *   <li><b>Bounded, keyed retries.</b> Only idempotent calls are retried — the keyed reserve (one
+ *       {@link #reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
+ *       never past the deadline.</li>
+ *   <li><b>Fail fast.</b> A {@link CircuitBreaker} in front of payment refuses pays at once while the provider
+ *       keeps timing out (counted as rejected, nothing claimed or reserved).</li>
+ *   <li><b>Unknown is not failed.</b> A charge whose every attempt ended without an answer (a timeout during
+ *       the reply, a lost reply) may have moved money: the order stays PAYING and goes to the
+ *       {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID (notification
+ *       in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again.</li>
+ *   <li><b>Compensation off the request path.</b> A definitive failure (a decline, a refused reserve, an open
+ *       breaker) hands the release to the reconciler, which retries it (keyed, idempotent) until it is done; the
+ *       caller is answered at once, never held past its deadline.</li>
+ * </ol>
+ * What ch12-2 already did stays:
+ * <ol>
+ *   <li><b>Short critical section.</b> Pay claims the order under the lock (CREATED → PAYING), lets go,
+ *       reserves and charges, then takes the lock again to mark it PAID. A second pay of the same order
+ *       finds it PAYING and fails at once, touching no downstream. A failed charge releases the
+ *       reservation and makes the order CREATED again, payable.</li>
+ *   <li><b>Idempotent charge.</b> The charge carries {@link #idempotencyKey(Order)}, the same on every
+ *       attempt, so a retry after a lost reply is answered with the first charge and moves no money.</li>
+ *   <li><b>Outbox.</b> Marking PAID and recording the notification happen in one step under the lock;
+ *       an {@link OutboxRelay} delivers it later, with retries. Pay returns after the charge: its floor is
+ *       inventory + payment (6 ms), not 8.</li>
+ *   <li><b>Read cache.</b> Get reads through an {@link OrderCache} (optional); every change invalidates
+ *       the order's entry before it returns.</li>
+ *   <li><b>Token bucket.</b> Pay is limited by a {@link RateLimiter} (optional) to the payment provider's quota.</li>
+ *   <li><b>No deep copies.</b> Orders are immutable snapshots; get reads the table without the lock.</li>
+ * </ol>
+ *
+ * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
+ * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
+ * {@value #INVENTORY_RELEASE}, {@value #CACHE_LOOKUP} (inclusive of a load's {@value #TABLE_READ}),
+ * {@value #TABLE_READ}, {@value #CACHE_INVALIDATE}, and ch12-3's {@value #RETRY_BACKOFF} (the waits between attempts).
+ *
+ * <p>Thread-safety: all methods are safe to call from any number of threads.
+ */
+public final class OrderService implements AutoCloseable {
+
+    public static final String LOCK_WAIT = "lock.wait";
+    public static final String LOCK_HELD = "lock.held";
+    public static final String INVENTORY = "inventory";
+    public static final String PAYMENT = "payment";
+    public static final String INVENTORY_RELEASE = "inventory.release";
+    public static final String OUTBOX_APPEND = "outbox.append";
+    public static final String LIMITER = "limiter";
+    public static final String CACHE_LOOKUP = "cache.lookup";
+    public static final String CACHE_INVALIDATE = "cache.invalidate";
+    public static final String TABLE_READ = "table.read";
+    public static final String RETRY_BACKOFF = "retry.backoff";
+
+    /**
+     * How the service is put together. Immutable; change a copy with the {@code with...} methods.
+     *
+     * @param clock            the time of the cache, the limiter and the outbox, nanoseconds
+     * @param executor         where background work runs: the cache's maintenance and the relay's deliveries
+     * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
+     * @param cache            the read cache, or {@code null} for none
+     * @param payLimit         the token bucket in front of pay, or {@code null} for none
+     * @param relay            the outbox relay's retry, back-off and batching
+     * @param reserveRetry     attempts, backoff and per-call budget of the keyed reserve
+     * @param chargeRetry      attempts, backoff and per-call budget of the keyed charge
+     * @param paymentBreaker   the circuit breaker in front of payment, or {@code null} for none
+     * @param reconciler       when the reconciler looks at an unknown charge, and how it retries releases
+     * @param sleeper          how the retries wait between attempts (tests advance a fake clock)
+     */
+    public record Settings(NanoClock clock, Executor executor, LatencyModel tableReadLatency,
+                           OrderCache.Settings cache, RateLimiter.Settings payLimit, OutboxRelay.Settings relay,
+                           RetryPolicy reserveRetry, RetryPolicy chargeRetry, CircuitBreaker.Settings paymentBreaker,
+                           Reconciler.Settings reconciler, RetryPolicy.Sleeper sleeper) {
+
+        /**
+         * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
+         * on the virtual-thread carriers, so a delivery's reply delay never queues behind requests' wake-ups.
+         */
+        private static final Executor BACKGROUND = Executors.newCachedThreadPool(
+                Thread.ofPlatform().daemon(true).name("order-background-", 1).factory());
+
+        // tag::budgets[]
+        /**
+         * Reserve: 3 attempts of at most 20 ms each (inventory answers in 2 ms), backoff 2 ms doubling to 10 ms.
+         * Charge: 3 attempts of at most 80 ms each (twice the slow scenario's 40 ms), backoff 5 ms doubling to 20 ms.
+         * Two charge attempts and their backoff fit in the book's 200 ms timeout; the third only if time is left.
+         */
+        public static final RetryPolicy RESERVE_RETRY =
+                new RetryPolicy(3, Duration.ofMillis(2), Duration.ofMillis(10), Duration.ofMillis(20), 0x5EED_0001L);
+        public static final RetryPolicy CHARGE_RETRY =
+                new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofMillis(80), 0x5EED_0002L);
+        /** Opens when half of the last 20 charges (at least 10 seen) failed without an answer; a trial after 100 ms. */
+        public static final CircuitBreaker.Settings PAYMENT_BREAKER =
+                new CircuitBreaker.Settings(20, 10, 0.5, Duration.ofMillis(100));
+        // end::budgets[]
+
+        /**
+         * The system clock, background work on daemon platform threads, the book's table, cache and limiter on,
+         * the retries, breaker and reconciler above.
+         */
+        public static final Settings DEFAULT = new Settings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
+                OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
+                RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL);
+
+        public Settings {
+            Objects.requireNonNull(clock, "clock");
+            Objects.requireNonNull(executor, "executor");
+            Objects.requireNonNull(tableReadLatency, "tableReadLatency");
+            Objects.requireNonNull(relay, "relay");
+            Objects.requireNonNull(reserveRetry, "reserveRetry");
+            Objects.requireNonNull(chargeRetry, "chargeRetry");
+            Objects.requireNonNull(reconciler, "reconciler");
+            Objects.requireNonNull(sleeper, "sleeper");
+        }
+
+        public Settings withClock(NanoClock c) {
+            return new Settings(c, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        public Settings withExecutor(Executor e) {
+            return new Settings(clock, e, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        public Settings withTableReadLatency(LatencyModel l) {
+            return new Settings(clock, executor, l, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        /** @param c the cache's settings, or {@code null} for no cache */
+        public Settings withCache(OrderCache.Settings c) {
+            return new Settings(clock, executor, tableReadLatency, c, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        /** @param l the pay limit, or {@code null} for none */
+        public Settings withPayLimit(RateLimiter.Settings l) {
+            return new Settings(clock, executor, tableReadLatency, cache, l, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        public Settings withRelay(OutboxRelay.Settings r) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, r, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+        }
+
+        public Settings withRetries(RetryPolicy reserve, RetryPolicy charge) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserve, charge, paymentBreaker, reconciler, sleeper);
+        }
+
+        /** @param b the payment breaker's settings, or {@code null} for none */
+        public Settings withPaymentBreaker(CircuitBreaker.Settings b) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, b, reconciler, sleeper);
+        }
+
+        public Settings withReconciler(Reconciler.Settings r) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, r, sleeper);
+        }
+
+        public Settings withSleeper(RetryPolicy.Sleeper s) {
+            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, s);
+        }
+    }
+
+    // tag::lock[]
+    // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
+    // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
+    // It guards state changes only; reads take no lock (the rows are immutable snapshots).
+    private final ReentrantLock lock = new ProfiledLock("orders");
+    private final OrderTable table;
+    // end::lock[]
+    private int sequence;
+    private final AtomicLong claims = new AtomicLong();
+
+    private final Inventory inventory;
+    private final Payments payments;
+    private final OrderCache cache;
+    private final RateLimiter payLimiter;
+    private final Outbox outbox;
+    private final OutboxRelay relay;
+    private final RetryPolicy reserveRetry;
+    private final RetryPolicy chargeRetry;
+    private final RetryPolicy.Sleeper sleeper;
+    private final CircuitBreaker paymentBreaker;
+    private final Reconciler reconciler;
+    private final LongAdder retries = new LongAdder();
+
+    /** The chapter's service with {@link Settings#DEFAULT}; its relay is not started (see {@link #relay()}). */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
+        this(inventory, payments, notifier, Settings.DEFAULT);
+    }
+
+    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, Settings settings) {
+        this.inventory = Objects.requireNonNull(inventory, "inventory");
+        this.payments = Objects.requireNonNull(payments, "payments");
+        this.table = new OrderTable(settings.tableReadLatency());
+        this.cache = settings.cache() == null ? null
+                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
+        this.payLimiter = settings.payLimit() == null ? null
+                : new RateLimiter("pay", settings.payLimit(), settings.clock());
+        this.outbox = new Outbox(settings.clock());
+        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
+                settings.executor(), settings.relay());
+        this.reserveRetry = settings.reserveRetry();
+        this.chargeRetry = settings.chargeRetry();
+        this.sleeper = settings.sleeper();
+        this.paymentBreaker = settings.paymentBreaker() == null ? null
+                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), OrderService::providerFailed);
+        this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
+                settings.reconciler(), new Resolver());
+    }
+
+    /**
+     * Creates an order in status CREATED with version 0.
+     *
+     * @throws InvalidOrderException for a blank customer, no items, a blank SKU, a quantity ≤ 0, a
+     *                               negative price or a total that overflows a long; nothing is stored
+     */
+    public Order create(RequestContext ctx, String customerId, List<Item> items) {
+        long total = validatedTotal(customerId, items);
+        Order order;
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            sequence++;
+            order = new Order(String.format("ord-%06d", sequence), customerId, items, total);
+            table.put(order);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, order.id()); // a remembered "not found" for this id must not outlive the create
+        return order;
+    }
+
+    /** @throws OrderNotFoundException if no order has this id */
+    public Order get(RequestContext ctx, String orderId) {
+        if (orderId == null) {
+            throw new OrderNotFoundException(null);
+        }
+        Order order = cache == null ? table.read(ctx, orderId) : cache.get(ctx, orderId).orElse(null);
+        if (order == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        return order;
+    }
+
+    /**
+     * Claims the order (CREATED → PAYING), reserves stock and charges — keyed calls, each on a budget of its
+     * own, retried with backoff while the deadline allows, no lock held — then marks it PAID and records its
+     * notification in the outbox, in one step under the lock. Whatever fails, the caller is answered by its
+     * deadline: a definitive failure (nothing charged) hands the release of the stock to the reconciler and is
+     * rethrown; a charge without an answer leaves the order PAYING for the reconciler and is rethrown.
+     *
+     * @throws RateLimitedException   if pay is over its quota; nothing was read, changed or called
+     * @throws CircuitOpenException   if the payment breaker is open; nothing was changed or called
+     * @throws OrderNotFoundException if no order has this id
+     * @throws InvalidStateException  if the order is not CREATED (PAYING: another pay, or the reconciler, has it)
+     */
+    // tag::pay[]
+    public Order pay(RequestContext ctx, String orderId) {
+        if (payLimiter != null) {
+            payLimiter.acquire(ctx);
+        }
+        if (paymentBreaker != null) {
+            paymentBreaker.check(); // fail fast before anything is claimed
+        }
+        Claim claim = claim(ctx, orderId);
+        Order paying = claim.order();
+        try {
+            for (int i = 0; i < paying.items().size(); i++) {
+                Item item = paying.items().get(i);
+                String key = claim.reservationKeys().get(i);
+                try (Span s = ctx.span(INVENTORY)) {
+                    reserveRetry.runVoid(ctx, c -> inventory.reserve(c, key, item.sku(), item.quantity()),
+                            OrderService::worthRetrying, backoff(ctx), retries);
+                }
+            }
+        } catch (RuntimeException e) {
+            reconciler.release(paying.id(), claim.reservationKeys()); // keyed: also undoes a reserve whose reply was late
+            throw e;
+        }
+        ChargeAttempts charge = new ChargeAttempts(paying);
+        try (Span s = ctx.span(PAYMENT)) {
+            chargeRetry.run(ctx, charge::attempt, OrderService::worthRetrying, backoff(ctx), retries);
+        } catch (RuntimeException e) {
+            if (charge.mayHaveCharged) {
+                reconciler.checkCharge(paying.id(), claim.reservationKeys(), ctx.deadline()); // unknown, not failed
+            } else {
+                reconciler.release(paying.id(), claim.reservationKeys());
+            }
+            throw e;
+        }
+        return commit(ctx, paying);
+    }
+    // end::pay[]
+
+    // tag::charge[]
+    /** The attempts of one charge: each through the breaker, all with the same key; remembers whether money may have moved. */
+    private final class ChargeAttempts {
+        private final ChargeRequest request;
+        /** Whether some attempt ended without an answer after it reached the provider: the money may have moved. */
+        boolean mayHaveCharged;
+
+        ChargeAttempts(Order paying) {
+            this.request = new ChargeRequest(paying.id(), paying.totalCents(), idempotencyKey(paying));
+        }
+
+        ChargeResult attempt(RequestContext call) {
+            if (paymentBreaker != null) {
+                paymentBreaker.acquire(); // CircuitOpenException: this attempt was never sent
+            }
+            try {
+                ChargeResult result = payments.charge(call, request);
+                record(null);
+                return result;
+            } catch (RuntimeException e) {
+                record(e);
+                mayHaveCharged |= unanswered(e);
+                throw e;
+            }
+        }
+
+        private void record(RuntimeException e) {
+            if (paymentBreaker != null) {
+                paymentBreaker.record(e);
+            }
+        }
+    }
+
+    /** @return whether the call reached the downstream and ended without an answer: it may have taken effect */
+    static boolean unanswered(RuntimeException e) {
+        return switch (e) {
+            case DownstreamTimeoutException t -> !t.passedOnArrival();
+            case PaymentReplyLostException lost -> true;
+            case PaymentDeclinedException declined -> false;
+            case DownstreamException other -> true; // no answer we understand: assume it may have happened
+            default -> false; // refused before the call (open breaker, key conflict, bad input)
+        };
+    }
+
+    /** @return whether another attempt may help: no answer, or a downstream error; never a decline or a refusal */
+    static boolean worthRetrying(RuntimeException e) {
+        return e instanceof DownstreamTimeoutException
+                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
+    }
+
+    /** @return whether a payment outcome says the provider is failing (a decline is the provider working) */
+    static boolean providerFailed(Throwable e) {
+        return e instanceof DownstreamTimeoutException
+                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
+    }
+    // end::charge[]
+
+    private RetryPolicy.Sleeper backoff(RequestContext ctx) {
+        return nanos -> {
+            try (Span s = ctx.span(RETRY_BACKOFF)) {
+                sleeper.sleepNanos(nanos);
+            }
+        };
+    }
+
+    /**
+     * The key of every charge of {@code order}: derived from the order's id alone, so it is the same on every
+     * attempt. Not from the amount: a key that changed with the amount would turn a wrong amount into a
+     * silent second charge; with this key the provider refuses it ({@code IdempotencyKeyConflictException}).
+     */
+    public static String idempotencyKey(Order order) {
+        return idempotencyKey(order.id());
+    }
+
+    /** The same key from the order's id alone: what the {@link Reconciler} asks the provider with. */
+    public static String idempotencyKey(String orderId) {
+        return "pay:" + orderId;
+    }
+
+    /**
+     * The key of the reservation of item {@code item} in the {@code claim}-th claim of any order: the same on
+     * every retry of one reserve, new for every claim (a pay after a released claim reserves afresh).
+     */
+    static String reservationKey(String orderId, long claim, int item) {
+        return "rsv:" + orderId + ":" + claim + ":" + item;
+    }
+
+    /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
+    public boolean isPaid(String orderId) {
+        Order order = table.current(orderId);
+        return order != null && order.status() == OrderStatus.PAID;
+    }
+
+    /** @return the outbox pay records notifications in */
+    public Outbox outbox() {
+        return outbox;
+    }
+
+    /** @return the relay that delivers the outbox; start it to deliver in the background */
+    public OutboxRelay relay() {
+        return relay;
+    }
+
+    /** @return the read cache, if the service has one */
+    public Optional<OrderCache> cache() {
+        return Optional.ofNullable(cache);
+    }
+
+    /** @return the reconciler of unknown charges and pending releases; start it to work in the background */
+    public Reconciler reconciler() {
+        return reconciler;
+    }
+
+    /** @return the breaker in front of payment, if the service has one */
+    public Optional<CircuitBreaker> paymentBreaker() {
+        return Optional.ofNullable(paymentBreaker);
+    }
+
+    /** @return attempts of a reserve or a charge after the first */
+    public long retries() {
+        return retries.sum();
+    }
+
+    /** @return the token bucket in front of pay, if the service has one */
+    public Optional<RateLimiter> payLimiter() {
+        return Optional.ofNullable(payLimiter);
+    }
+
+    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
+    public long tableReads() {
+        return table.reads();
+    }
+
+    /** Stops the reconciler and the relay (after their passes in progress); what is pending stays pending. */
+    @Override
+    public void close() {
+        reconciler.stop();
+        relay.stop();
+    }
+
+    /** A claimed order and the keys of its reservations, one per item. */
+    private record Claim(Order order, List<String> reservationKeys) {
+    }
+
+    /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
+    private Claim claim(RequestContext ctx, String orderId) {
+        Order paying;
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            Order order = find(orderId);
+            if (order.status() != OrderStatus.CREATED) {
+                throw new InvalidStateException(orderId, order.status(), "pay");
+            }
+            paying = order.markPaying();
+            table.put(paying);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, orderId);
+        long n = claims.incrementAndGet();
+        List<String> keys = new ArrayList<>(paying.items().size());
+        for (int i = 0; i < paying.items().size(); i++) {
+            keys.add(reservationKey(orderId, n, i));
+        }
+        return new Claim(paying, List.copyOf(keys));
+    }
+
+    // tag::commit[]
+    /** PAYING → PAID and the notification into the outbox: one step under the lock. */
+    private Order commit(RequestContext ctx, Order paying) {
+        Order paid = paying.markPaid();
+        acquire(ctx);
+        try (Span held = ctx.span(LOCK_HELD)) {
+            try (Span s = ctx.span(OUTBOX_APPEND)) {
+                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
+            }
+            table.put(paid);
+        } finally {
+            lock.unlock();
+        }
+        invalidate(ctx, paid.id());
+        return paid;
+    }
+    // end::commit[]
+
+    /** What the reconciler may do to an order it resolves: only PAYING orders, under the lock. */
+    private final class Resolver implements Reconciler.Resolver {
+        @Override
+        public boolean markPaid(String orderId) {
+            RequestContext ctx = RequestContext.background();
+            acquire(ctx);
+            try {
+                Order order = table.current(orderId);
+                if (order == null || order.status() != OrderStatus.PAYING) {
+                    return false;
+                }
+                Order paid = order.markPaid();
+                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
+                table.put(paid);
+            } finally {
+                lock.unlock();
+            }
+            invalidate(ctx, orderId);
+            return true;
+        }
+
+        @Override
+        public boolean markCreated(String orderId) {
+            RequestContext ctx = RequestContext.background();
+            acquire(ctx);
+            try {
+                Order order = table.current(orderId);
+                if (order == null || order.status() != OrderStatus.PAYING) {
+                    return false;
+                }
+                table.put(order.markCreated());
+            } finally {
+                lock.unlock();
+            }
+            invalidate(ctx, orderId);
+            return true;
+        }
+    }
+
+    private void invalidate(RequestContext ctx, String orderId) {
+        if (cache != null) {
+            try (Span s = ctx.span(CACHE_INVALIDATE)) {
+                cache.invalidate(orderId);
+            }
+        }
+    }
+
+    private void acquire(RequestContext ctx) {
+        try (Span wait = ctx.span(LOCK_WAIT)) {
+            lock.lock();
+        }
+    }
+
+    private Order find(String orderId) {
+        Order order = table.current(orderId);
+        if (order == null) {
+            throw new OrderNotFoundException(orderId);
+        }
+        return order;
+    }
+
+    private static long validatedTotal(String customerId, List<Item> items) {
+        if (customerId == null || customerId.isBlank()) {
+            throw new InvalidOrderException("customer id is blank");
+        }
+        if (items == null || items.isEmpty()) {
+            throw new InvalidOrderException("an order needs at least one item");
+        }
+        long total = 0;
+        for (Item item : items) {
+            if (item == null || item.sku() == null || item.sku().isBlank()) {
+                throw new InvalidOrderException("every item needs a SKU, got " + item);
+            }
+            if (item.quantity() <= 0) {
+                throw new InvalidOrderException("quantity must be at least 1, got " + item.quantity() + " for " + item.sku());
+            }
+            if (item.unitPriceCents() < 0) {
+                throw new InvalidOrderException("unit price must not be negative, got " + item.unitPriceCents() + " for " + item.sku());
+            }
+            try {
+                total = Math.addExact(total, Math.multiplyExact(item.quantity(), item.unitPriceCents()));
+            } catch (ArithmeticException e) {
+                throw new InvalidOrderException("total overflows a long (" + items.size() + " items)");
+            }
+        }
+        return total;
+    }
+}

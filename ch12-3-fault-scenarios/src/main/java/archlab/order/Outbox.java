@@ -1,0 +1,301 @@
+package archlab.order;
+
+import archlab.downstream.Notification;
+import archlab.loadgen.LatencyHistogram;
+import archlab.loadgen.LatencySummary;
+import archlab.loadgen.NanoClock;
+import archlab.profile.ProfiledLock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The outbox: notifications the service has promised to send, recorded in the same atomic step that
+ * marks the order PAID, and delivered later by an {@link OutboxRelay}.
+ *
+ * <p>The trap it fixes: ch12-1 called the notifier inside pay, under the lock, and a slow or failing
+ * notifier failed the pay after the money had moved (charged, not PAID). Here pay only <em>appends</em> a
+ * notification while it holds the lock that marks the order PAID: both happen, or neither. Delivery is
+ * the relay's job, with retries; the notification's message id ({@link Notification#orderPaid}) is the same on
+ * every attempt, so a receiver that saw it already recognises a redelivery: exactly once in effect.
+ *
+ * <p>An entry's life: PENDING (due now) → IN_FLIGHT (a relay is delivering it) → DELIVERED; a failed
+ * attempt makes it PENDING again, due after a back-off, and after the relay's maximum attempts it is
+ * PARKED: kept, counted, listed, and put back by {@link #requeue} once someone has looked at it.
+ *
+ * <p>Units: instants are readings of the injected {@link NanoClock}, in nanoseconds.
+ *
+ * <p>Thread-safety: every method may be called from any thread; one small lock (a {@link ProfiledLock}
+ * named "outbox", visible in the lock profile) guards the entries. The service takes it inside its own
+ * lock; the relay takes only this one, so the two cannot deadlock.
+ */
+public final class Outbox {
+
+    /** Where an entry is in its life. */
+    public enum State { PENDING, IN_FLIGHT, DELIVERED, PARKED }
+
+    /**
+     * One notification and its delivery so far. Immutable: a change replaces the entry.
+     *
+     * @param notification  what to deliver; its message id is the entry's identity
+     * @param appendedNanos when pay appended it
+     * @param attempts      delivery attempts started so far
+     * @param dueNanos      when the next attempt may start (PENDING only)
+     * @param state         where it is in its life
+     * @param lastError     the last attempt's error, or {@code null}
+     */
+    public record Entry(Notification notification, long appendedNanos, int attempts, long dueNanos, State state, String lastError) {
+
+        public String messageId() {
+            return notification.messageId();
+        }
+
+        Entry with(State newState, int newAttempts, long newDue, String error) {
+            return new Entry(notification, appendedNanos, newAttempts, newDue, newState, error);
+        }
+    }
+
+    private final NanoClock clock;
+    private final ReentrantLock lock = new ProfiledLock("outbox");
+    /** Entries not delivered yet (pending, in flight, parked), in append order. */
+    private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>();
+    private final Set<String> deliveredIds = new HashSet<>();
+    private final LatencyHistogram timeToNotify = new LatencyHistogram();
+    private long appended;
+    private long parkings;
+
+    /** @param clock the clock of every instant in the outbox */
+    public Outbox(NanoClock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Records {@code notification}, due now. Called by the service while it holds the lock that marks the
+     * order PAID.
+     *
+     * @throws IllegalStateException if a notification with this message id was appended before (nothing changes)
+     */
+    public void append(Notification notification) {
+        Objects.requireNonNull(notification, "notification");
+        lock.lock();
+        try {
+            String id = notification.messageId();
+            if (open.containsKey(id) || deliveredIds.contains(id)) {
+                throw new IllegalStateException("message " + id + " is already in the outbox");
+            }
+            long now = clock.nanoTime();
+            open.put(id, new Entry(notification, now, 0, now, State.PENDING, null));
+            appended++;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Claims up to {@code max} PENDING entries that are due, oldest first: each becomes IN_FLIGHT with one
+     * more attempt. The caller must report each back with {@link #markDelivered} or {@link #markFailed}.
+     *
+     * @return the claimed entries, as claimed (attempts already counted)
+     */
+    public List<Entry> claimDue(int max) {
+        List<Entry> claimed = new ArrayList<>();
+        lock.lock();
+        try {
+            long now = clock.nanoTime();
+            for (var e : open.entrySet()) {
+                if (claimed.size() >= max) {
+                    break;
+                }
+                Entry entry = e.getValue();
+                if (entry.state() == State.PENDING && entry.dueNanos() - now <= 0) {
+                    Entry inFlight = entry.with(State.IN_FLIGHT, entry.attempts() + 1, entry.dueNanos(), entry.lastError());
+                    e.setValue(inFlight);
+                    claimed.add(inFlight);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return claimed;
+    }
+
+    /** An in-flight entry was delivered: it leaves the outbox, and its time from append to now is recorded. */
+    public void markDelivered(String messageId) {
+        lock.lock();
+        try {
+            Entry entry = inFlight(messageId);
+            open.remove(messageId);
+            deliveredIds.add(messageId);
+            timeToNotify.record(clock.nanoTime() - entry.appendedNanos());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * An in-flight entry's attempt failed: it is due again after {@code backoff}, or PARKED if it has had
+     * {@code maxAttempts} attempts.
+     *
+     * @return the entry as it is now
+     */
+    public Entry markFailed(String messageId, String error, Duration backoff, int maxAttempts) {
+        lock.lock();
+        try {
+            Entry entry = inFlight(messageId);
+            boolean park = entry.attempts() >= maxAttempts;
+            Entry next = park
+                    ? entry.with(State.PARKED, entry.attempts(), entry.dueNanos(), error)
+                    : entry.with(State.PENDING, entry.attempts(), clock.nanoTime() + backoff.toNanos(), error);
+            open.put(messageId, next);
+            if (park) {
+                parkings++;
+            }
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Makes IN_FLIGHT entries PENDING and due now: what a relay does when it starts, in case one before it
+     * stopped mid-delivery. Such a delivery may have arrived; sending it again is a redelivery, recognised by
+     * its message id.
+     *
+     * @return how many entries were recovered
+     */
+    public int recoverInFlight() {
+        lock.lock();
+        try {
+            int recovered = 0;
+            long now = clock.nanoTime();
+            for (var e : open.entrySet()) {
+                if (e.getValue().state() == State.IN_FLIGHT) {
+                    e.setValue(e.getValue().with(State.PENDING, e.getValue().attempts(), now, e.getValue().lastError()));
+                    recovered++;
+                }
+            }
+            return recovered;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Puts a PARKED entry back: PENDING, due now, with a fresh budget of attempts (its last error is kept).
+     *
+     * @return {@code true} if it was parked and is pending now, {@code false} if it was not parked
+     */
+    public boolean requeue(String messageId) {
+        lock.lock();
+        try {
+            Entry entry = open.get(messageId);
+            if (entry == null || entry.state() != State.PARKED) {
+                return false;
+            }
+            open.put(messageId, entry.with(State.PENDING, 0, clock.nanoTime(), entry.lastError()));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return how many parked entries were put back ({@link #requeue} of each) */
+    public int requeueParked() {
+        int count = 0;
+        for (Entry e : parked()) {
+            if (requeue(e.messageId())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** @return entries still to deliver: pending and in flight (parked ones are not counted) */
+    public long depth() {
+        lock.lock();
+        try {
+            return open.values().stream().filter(e -> e.state() != State.PARKED).count();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the parked entries, oldest first */
+    public List<Entry> parked() {
+        lock.lock();
+        try {
+            return open.values().stream().filter(e -> e.state() == State.PARKED).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the entry of {@code messageId} if it is still open (pending, in flight, parked) */
+    public Optional<Entry> entry(String messageId) {
+        lock.lock();
+        try {
+            return Optional.ofNullable(open.get(messageId));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return whether {@code messageId} was delivered (acknowledged by the notifier) */
+    public boolean isDelivered(String messageId) {
+        lock.lock();
+        try {
+            return deliveredIds.contains(messageId);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return notifications ever appended */
+    public long appended() {
+        lock.lock();
+        try {
+            return appended;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return notifications delivered */
+    public long delivered() {
+        lock.lock();
+        try {
+            return deliveredIds.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return how many times an entry was parked (a requeued entry parked again counts again) */
+    public long parkings() {
+        lock.lock();
+        try {
+            return parkings;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return time from append to delivery of every delivered notification */
+    public LatencySummary timeToNotify() {
+        return timeToNotify.summary();
+    }
+
+    private Entry inFlight(String messageId) {
+        Entry entry = open.get(messageId);
+        if (entry == null || entry.state() != State.IN_FLIGHT) {
+            throw new IllegalStateException("message " + messageId + " is not in flight: " + entry);
+        }
+        return entry;
+    }
+}

@@ -1,0 +1,257 @@
+package archlab.order;
+
+import archlab.downstream.Notifier;
+import archlab.loadgen.NanoClock;
+import archlab.loadgen.RequestContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Delivers the {@link Outbox} to the {@link Notifier} in the background: the other half of "notify
+ * after PAID, never inside pay".
+ *
+ * <p>The trap it fixes: a notification sent inside the request either slows the request down (ch12-1:
+ * +2 ms under the lock) or is lost when the notifier fails. The relay takes it off the request path
+ * and delivers it <em>at least once</em>: a failed attempt is retried after an exponential back-off
+ * ({@link #backoff}); a delivery whose acknowledgement was lost is sent again with the same message id,
+ * which the receiver recognises (a redelivery, no second effect). At least once plus a receiver that
+ * de-duplicates is exactly once in effect. An entry that fails {@link Settings#maxAttempts()} times is
+ * parked in the outbox instead of being retried for ever.
+ *
+ * <p>One {@link #deliverDue() pass}: claim the due entries (up to {@link Settings#batchSize()}), deliver
+ * each on the injected executor, wait for all of them, record each outcome. {@link #start()} runs passes
+ * on a thread of its own, back to back while there is work and every {@link Settings#pollInterval()} of
+ * real time otherwise; {@link #stop()} ends the loop after the pass in progress, so nothing is lost: what
+ * was not delivered is still in the outbox for the next start. Tests call {@link #deliverDue()} directly
+ * on a fake clock with {@code Runnable::run} as the executor, and nothing sleeps.
+ *
+ * <p>Thread-safety: every method may be called from any thread. Passes may overlap (a test's pass while
+ * the loop runs): each entry is claimed by exactly one of them.
+ */
+public final class OutboxRelay {
+
+    /**
+     * @param pollInterval  how long the loop waits when nothing was due; positive
+     * @param notifyTimeout the deadline of each delivery attempt; positive
+     * @param maxAttempts   attempts before an entry is parked; at least 1
+     * @param backoffBase   the wait after the first failed attempt, doubled after each further one; positive
+     * @param backoffMax    the longest wait; at least {@code backoffBase}
+     * @param batchSize     entries delivered concurrently in one pass; at least 1
+     */
+    public record Settings(Duration pollInterval, Duration notifyTimeout, int maxAttempts, Duration backoffBase,
+                           Duration backoffMax, int batchSize) {
+
+        /** Poll every 1 ms, 1 s per attempt, 8 attempts, back-off 10 ms doubling to 1 s, 64 at a time. */
+        public static final Settings DEFAULT = new Settings(Duration.ofMillis(1), Duration.ofSeconds(1), 8,
+                Duration.ofMillis(10), Duration.ofSeconds(1), 64);
+
+        public Settings {
+            requirePositive("pollInterval", pollInterval);
+            requirePositive("notifyTimeout", notifyTimeout);
+            requirePositive("backoffBase", backoffBase);
+            requirePositive("backoffMax", backoffMax);
+            if (backoffMax.compareTo(backoffBase) < 0) {
+                throw new IllegalArgumentException("backoffMax " + backoffMax + " is shorter than backoffBase " + backoffBase);
+            }
+            if (maxAttempts < 1) {
+                throw new IllegalArgumentException("maxAttempts must be at least 1, was " + maxAttempts);
+            }
+            if (batchSize < 1) {
+                throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
+            }
+        }
+
+        public Settings withMaxAttempts(int n) {
+            return new Settings(pollInterval, notifyTimeout, n, backoffBase, backoffMax, batchSize);
+        }
+
+        public Settings withBackoff(Duration base, Duration max) {
+            return new Settings(pollInterval, notifyTimeout, maxAttempts, base, max, batchSize);
+        }
+
+        private static void requirePositive(String name, Duration d) {
+            if (d == null || d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, was " + d);
+            }
+        }
+    }
+
+    /**
+     * What one pass did.
+     *
+     * @param claimed   entries it claimed
+     * @param delivered of those, delivered
+     * @param retrying  failed, due again after a back-off
+     * @param parked    failed for the last allowed time, parked
+     */
+    public record Pass(int claimed, int delivered, int retrying, int parked) {
+    }
+
+    private final Outbox outbox;
+    private final Notifier notifier;
+    private final NanoClock clock;
+    private final Executor deliveries;
+    private final Settings settings;
+    private final Object lifecycle = new Object();
+    private volatile Thread loop;
+    private volatile boolean running;
+
+    /**
+     * @param outbox     what to deliver
+     * @param notifier   where to
+     * @param clock      the clock of deadlines and back-offs, nanoseconds
+     * @param deliveries where each delivery attempt runs; {@code Runnable::run} delivers on the pass's own thread
+     * @param settings   retry, back-off and batching
+     */
+    public OutboxRelay(Outbox outbox, Notifier notifier, NanoClock clock, Executor deliveries, Settings settings) {
+        this.outbox = Objects.requireNonNull(outbox, "outbox");
+        this.notifier = Objects.requireNonNull(notifier, "notifier");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Runs one pass now, on the caller's thread (deliveries on the executor); returns when all of them ended. */
+    public Pass deliverDue() {
+        List<Outbox.Entry> due = outbox.claimDue(settings.batchSize());
+        if (due.isEmpty()) {
+            return new Pass(0, 0, 0, 0);
+        }
+        AtomicInteger delivered = new AtomicInteger();
+        AtomicInteger retrying = new AtomicInteger();
+        AtomicInteger parked = new AtomicInteger();
+        CompletableFuture<?>[] attempts = new CompletableFuture<?>[due.size()];
+        for (int i = 0; i < due.size(); i++) {
+            Outbox.Entry entry = due.get(i);
+            Runnable attempt = () -> {
+                switch (attemptDelivery(entry)) {
+                    case DELIVERED -> delivered.incrementAndGet();
+                    case PARKED -> parked.incrementAndGet();
+                    default -> retrying.incrementAndGet();
+                }
+            };
+            try {
+                attempts[i] = CompletableFuture.runAsync(attempt, deliveries);
+            } catch (RuntimeException refused) { // the executor would not take it: this attempt failed
+                Outbox.State after = fail(entry, "executor refused the delivery: " + refused);
+                (after == Outbox.State.PARKED ? parked : retrying).incrementAndGet();
+                attempts[i] = CompletableFuture.completedFuture(null);
+            }
+        }
+        CompletableFuture.allOf(attempts).exceptionally(t -> null).join();
+        return new Pass(due.size(), delivered.get(), retrying.get(), parked.get());
+    }
+
+    /** One attempt: deliver, then record the outcome. Never throws. @return the entry's state afterwards */
+    private Outbox.State attemptDelivery(Outbox.Entry entry) {
+        try {
+            notifier.notify(RequestContext.withTimeout(clock, settings.notifyTimeout()), entry.notification());
+        } catch (RuntimeException e) {
+            return fail(entry, e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        outbox.markDelivered(entry.messageId());
+        return Outbox.State.DELIVERED;
+    }
+
+    private Outbox.State fail(Outbox.Entry entry, String error) {
+        return outbox.markFailed(entry.messageId(), error, backoff(entry.attempts()), settings.maxAttempts()).state();
+    }
+
+    /** @return the wait after the {@code attempts}-th failed attempt: base × 2^(attempts − 1), at most backoffMax */
+    public Duration backoff(int attempts) {
+        int doublings = Math.max(0, Math.min(attempts - 1, 30));
+        Duration wait = settings.backoffBase().multipliedBy(1L << doublings);
+        return wait.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : wait;
+    }
+
+    /**
+     * Starts delivering in the background (a daemon thread named "outbox-relay"). Entries left IN_FLIGHT by a
+     * relay that stopped mid-delivery are recovered first. Does nothing if already running.
+     */
+    public void start() {
+        synchronized (lifecycle) {
+            if (running) {
+                return;
+            }
+            outbox.recoverInFlight();
+            running = true;
+            loop = Thread.ofPlatform().daemon(true).name("outbox-relay").start(this::runLoop);
+        }
+    }
+
+    /**
+     * Stops the background loop after the pass in progress has ended (each delivery is bounded by
+     * {@link Settings#notifyTimeout()}); returns once it has. Undelivered entries stay in the outbox.
+     */
+    public void stop() {
+        Thread t;
+        synchronized (lifecycle) {
+            if (!running) {
+                return;
+            }
+            running = false;
+            t = loop;
+            LockSupport.unpark(t);
+        }
+        boolean interrupted = false;
+        while (t.isAlive()) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return whether the background loop runs */
+    public boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * Waits, in real time, until the outbox holds nothing to deliver (parked entries do not count) or
+     * {@code timeout} has passed. Meaningful while the relay runs.
+     *
+     * @return whether the outbox drained in time
+     */
+    public boolean awaitDrained(Duration timeout) {
+        long until = System.nanoTime() + timeout.toNanos();
+        while (outbox.depth() > 0) {
+            if (System.nanoTime() - until > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(1_000_000L);
+            if (Thread.currentThread().isInterrupted()) {
+                return outbox.depth() == 0;
+            }
+        }
+        return true;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    private void runLoop() {
+        while (running) {
+            Pass pass;
+            try {
+                pass = deliverDue();
+            } catch (RuntimeException e) { // a bug, not a delivery failure: keep the loop alive, visibly
+                System.err.println("outbox-relay: pass failed: " + e);
+                pass = new Pass(0, 0, 0, 0);
+            }
+            if (pass.claimed() == 0 && running) {
+                LockSupport.parkNanos(settings.pollInterval().toNanos());
+            }
+        }
+    }
+}

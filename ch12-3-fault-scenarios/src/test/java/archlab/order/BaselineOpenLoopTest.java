@@ -1,0 +1,130 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import archlab.loadgen.BookWorkload;
+import archlab.loadgen.RunResult;
+import archlab.report.LabRun;
+import archlab.report.MoneyEvidence;
+import archlab.report.RunReport;
+import archlab.trace.SegmentTable.SegmentRow;
+import java.util.Comparator;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The hardened service under the baseline's load: the book's load (1,500 req/s for 3 s, timeout 200 ms,
+ * downstream 2/4/2 ms, 4,000 pre-created orders), the same as ch12-1's, against ch12-2's service plus
+ * per-call budgets, keyed retries, a payment breaker and a reconciler — what the hardening costs while
+ * nothing fails. Run it with {@code mvn -pl ch12-3-fault-scenarios test -Dbaseline};
+ * the report lands in {@code target/reports/baseline.txt} (+ .json, + .jfr). Each assertion states one
+ * claim of the chapter in a form that holds on any machine.
+ */
+@EnabledIfSystemProperty(named = "baseline", matches = ".*", disabledReason = "a 3 s load run: mvn test -Dbaseline")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Order(1)
+class BaselineOpenLoopTest {
+
+    private LabRun.Outcome outcome;
+    private BookLab lab;
+
+    @BeforeAll
+    void runTheBooksLoad() {
+        outcome = LabRun.named(BookLab.MODULE, "baseline").withOverrides().run(() -> lab = new BookLab());
+    }
+
+    @Test
+    @DisplayName("the runner offers exactly rate × duration requests (4,500 for the book's load) and starts them all")
+    void offeredEqualsRateTimesDuration() {
+        RunResult run = outcome.run();
+        assertThat(run.offered()).isEqualTo(run.spec().plannedRequests());
+        assertThat(run.started()).isEqualTo(run.offered());
+        assertThat(run.notStarted()).as("threads that could not be created").isZero();
+        assertThat(run.unfinished()).as("requests still running when the runner gave up waiting").isZero();
+    }
+
+    @Test
+    @DisplayName("nothing times out, fails or is rejected under the book's load")
+    void nothingTimesOutFailsOrIsRejected() {
+        RunResult run = outcome.run();
+        assertThat(run.timedOut()).isZero();
+        assertThat(run.failed()).as("failure causes " + run.failureCauses()).isZero();
+        assertThat(run.rejected()).isZero();
+        assertThat(run.poolExhausted()).isZero();
+    }
+
+    @Test
+    @DisplayName("pay's p99 is within twice its synchronous floor (inventory + payment = 6 ms → 12 ms)")
+    void payP99WithinTwiceItsFloor() {
+        long p99Micros = outcome.run().operations().get(BookWorkload.PAY).latency().p99Micros();
+        assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(2 * lab.payFloorNanos());
+    }
+
+    @Test
+    @DisplayName("PAID orders > wall / (sum of downstream latencies) + 1: pays no longer go through the lock one at a time")
+    void paysAreNoLongerSerialised() {
+        long ch121Floor = lab.inventoryLatency.plus(lab.paymentLatency).plus(lab.notifyLatency).toNanos();
+        long serialisedBound = outcome.run().wallNanos() / ch121Floor + 1;
+        assertThat(outcome.report().money().paidOrders()).isGreaterThan(serialisedBound);
+    }
+
+    @Test
+    @DisplayName("after the outbox drains: every completed pay is PAID and charged once; none charged but not PAID")
+    void moneyAddsUp() {
+        MoneyEvidence money = outcome.report().money();
+        long paysCompleted = outcome.run().operations().get(BookWorkload.PAY).completed();
+        assertThat(money.chargedButNotPaid()).isZero();
+        assertThat(money.doubleCharges()).isZero();
+        assertThat(money.paidOrders()).isEqualTo(money.distinctOrdersCharged()).isEqualTo(money.charges());
+        // equal without -Dlab.warmup; a warm-up's pays are PAID too, and not counted in the run's figures
+        assertThat(money.paidOrders()).isGreaterThanOrEqualTo(paysCompleted);
+        if (outcome.run().warmupRequests() == 0) {
+            assertThat(money.paidOrders()).isEqualTo(paysCompleted);
+        }
+    }
+
+    @Test
+    @DisplayName("every PAID order is notified exactly once, once the outbox has drained; none parked, none left")
+    void everyPaidOrderIsNotifiedOnce() {
+        assertNotifiedOnce(outcome.report());
+    }
+
+    @Test
+    @DisplayName("the lock is no longer where pay's time goes: its largest segment is the payment call, and no hold lasts a downstream call")
+    void payTimeGoesToThePaymentNotTheLock() {
+        RunResult run = outcome.run();
+        assumeThat(run.tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
+        SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(BookWorkload.PAY))
+                .max(Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();
+        assertThat(top.segment()).isEqualTo(OrderService.PAYMENT);
+        for (SegmentRow held : run.segments().stream().filter(r -> r.segment().equals(OrderService.LOCK_HELD)).toList()) {
+            double perHoldMicros = held.inclusiveMeanMicros() * held.requests() / held.entries();
+            assertThat(perHoldMicros * 1_000).as(held.operation() + " mean hold, ns")
+                    .isLessThan(lab.inventoryLatency.toNanos());
+        }
+    }
+
+    /** The outbox's claim, shared by every load run of this module. */
+    static void assertNotifiedOnce(RunReport report) {
+        Map<String, Object> x = report.extraByName();
+        long paid = report.money().paidOrders();
+        assertThat(x.get("outbox_drained")).as("drained within " + BookLab.DRAIN_LIMIT).isEqualTo(true);
+        assertThat(x.get("outbox_depth")).isEqualTo(0L);
+        assertThat(x.get("outbox_parked")).isEqualTo(0L);
+        assertThat(x.get("outbox_appended")).isEqualTo(paid);
+        assertThat(x.get("outbox_delivered")).isEqualTo(paid);
+        assertThat(x.get("paid_notified_once")).isEqualTo(paid);
+        assertThat(x.get("paid_not_notified")).isEqualTo(0L);
+        assertThat(x.get("notified_not_paid")).isEqualTo(0L);
+        assertThat(x.get("duplicate_notifications")).isEqualTo(0L);
+        assertThat(report.money().paidButNotNotified()).isZero();
+        assertThat(report.money().notifiedMoreThanOnce()).isZero();
+        assertThat(report.money().reservationsLeaked()).as("stock reserved beyond what the PAID orders hold").isZero();
+    }
+}

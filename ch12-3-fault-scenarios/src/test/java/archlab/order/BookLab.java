@@ -1,0 +1,252 @@
+package archlab.order;
+
+import archlab.downstream.Downstream;
+import archlab.downstream.DownstreamCounts;
+import archlab.downstream.DownstreamSettings;
+import archlab.downstream.LatencyModel;
+import archlab.downstream.NotifierStub;
+import archlab.loadgen.BookWorkload;
+import archlab.loadgen.LatencySummary;
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.NanoClock;
+import archlab.loadgen.OpenLoopRunner;
+import archlab.loadgen.Workload;
+import archlab.report.LabFixture;
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportLine;
+import archlab.scenario.Scenario;
+import archlab.scenario.Timeline;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * This checkpoint wired for the book's load: downstream stubs (the book's 2 / 4 / 2 ms, or one of 12.3's
+ * scenarios), the service with its
+ * cache, pay limit, breaker, outbox relay and reconciler (both started), and the book's workload with its pre-created orders. A
+ * new instance for every run; the first in a JVM is built after a JIT warm-up on a scratch copy
+ * ({@link #warmUpTheJit}), and each ends with a full GC, so that neither the JIT nor the collection of the
+ * set-up's garbage lands in the measured run. After the run it counts what is charged but not PAID at that
+ * moment, lets the reconciler resolve every order it holds, lets the outbox drain, then reports money,
+ * delivery, retry, breaker, reconciler and cache figures.
+ */
+final class BookLab implements LabFixture {
+
+    static final String MODULE = "ch12-3-fault-scenarios";
+    /** How long a scratch service is loaded before the first run in a JVM, to compile the hot paths ({@link #warmUpTheJit}). */
+    static final Duration WARM_UP = Duration.ofSeconds(3);
+    private static volatile boolean warmedUp;
+    /** How long {@link #afterRun()} waits for the outbox to drain. */
+    static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
+    /** How long {@link #afterRun()} lets the reconciler work what the run left pending. */
+    static final Duration RECONCILE_LIMIT = Duration.ofSeconds(30);
+
+    final Duration inventoryLatency;
+    final Duration paymentLatency;
+    final Duration notifyLatency;
+    final OrderService.Settings serviceSettings;
+    final Downstream downstream;
+    final OrderService service;
+    final BookWorkload workload;
+    private final Timeline timeline;
+    private final ReportLine downstreamLine;
+    private boolean drained;
+    private boolean reconciled;
+    private long chargedButNotPaidAtEndOfRun = MoneyEvidence.NOT_MEASURED;
+    private int pendingAtEndOfRun;
+
+    /** The book's downstream, 2 / 4 / 2 ms, and the chapter's service. */
+    BookLab() {
+        this(DownstreamSettings.BOOK, OrderService.Settings.DEFAULT, BookWorkload.DEFAULT_POOL);
+    }
+
+    /** The book's downstream and a service put together as {@code serviceSettings} say (the ablations). */
+    BookLab(OrderService.Settings serviceSettings) {
+        this(DownstreamSettings.BOOK, serviceSettings, BookWorkload.DEFAULT_POOL);
+    }
+
+    BookLab(DownstreamSettings settings, OrderService.Settings serviceSettings, int poolSize) {
+        this(Downstream.create(settings), null, settings.inventoryLatency(), settings.paymentLatency(),
+                settings.notifyLatency(), new ReportLine("downstream_latency", String.format("inventory=%dms payment=%dms notify=%dms",
+                        settings.inventoryLatency().toMillis(), settings.paymentLatency().toMillis(),
+                        settings.notifyLatency().toMillis())), serviceSettings, poolSize);
+    }
+
+    /** One of chapter 12.3's scenarios and the chapter's service; its time windows open relative to the start of the run. */
+    BookLab(Scenario scenario) {
+        this(scenario, new Timeline(NanoClock.SYSTEM));
+    }
+
+    private BookLab(Scenario scenario, Timeline timeline) {
+        this(scenario.newDownstream(timeline), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
+                scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
+                OrderService.Settings.DEFAULT, BookWorkload.DEFAULT_POOL);
+    }
+
+    private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
+                    Duration notifyLatency, ReportLine downstreamLine, OrderService.Settings serviceSettings, int poolSize) {
+        if (!warmedUp) {
+            warmUpTheJit(serviceSettings);
+            warmedUp = true;
+        }
+        this.downstream = downstream;
+        this.timeline = timeline;
+        this.inventoryLatency = inventoryLatency;
+        this.paymentLatency = paymentLatency;
+        this.notifyLatency = notifyLatency;
+        this.downstreamLine = downstreamLine;
+        this.serviceSettings = serviceSettings;
+        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings);
+        try {
+            this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
+        } catch (Exception e) {
+            throw new IllegalStateException("could not pre-create the pay pool", e);
+        }
+        service.relay().start();
+        service.reconciler().start();
+        System.gc(); // start the run on a clean heap: the pool and the warm-up's garbage are not the run's to collect
+    }
+
+    @Override
+    public void beforeRun() {
+        if (timeline != null) {
+            timeline.start();
+        }
+    }
+
+    @Override
+    public Workload workload() {
+        return workload;
+    }
+
+    /**
+     * Counts charged-but-not-PAID as the run ends, lets the reconciler resolve every order it holds (due or
+     * not: the run is over, nobody waits for a settle delay), lets the relay deliver what that and the run left
+     * in the outbox, then stops both.
+     */
+    @Override
+    public void afterRun() {
+        chargedButNotPaidAtEndOfRun = downstream.ledger().chargedButNot(service::isPaid);
+        pendingAtEndOfRun = service.reconciler().pending();
+        service.reconciler().stop();
+        reconciled = service.reconciler().reconcileAll(RECONCILE_LIMIT);
+        drained = service.relay().awaitDrained(DRAIN_LIMIT);
+        service.close();
+    }
+
+    @Override
+    public DownstreamCounts downstreamCounts() {
+        return downstream.counts();
+    }
+
+    @Override
+    public MoneyEvidence money() {
+        // the book's orders have one item of BookWorkload.QUANTITY units; measured after reconcile and drain
+        MoneyEvidence after = MoneyEvidence.measure(downstream, workload.pool(), service::isPaid, id -> BookWorkload.QUANTITY);
+        return new MoneyEvidence(after.charges(), after.distinctOrdersCharged(), after.doubleCharges(), after.paidOrders(),
+                chargedButNotPaidAtEndOfRun, after.chargedButNotPaid(), after.paidButNotNotified(),
+                after.notifiedMoreThanOnce(), after.reservationsLeaked());
+    }
+
+    @Override
+    public List<ReportLine> extra() {
+        List<ReportLine> lines = new ArrayList<>();
+        lines.add(downstreamLine);
+        lines.add(new ReportLine("table_read_latency", describe(serviceSettings.tableReadLatency())));
+        OrderCache.Settings c = serviceSettings.cache();
+        lines.add(new ReportLine("cache", c == null ? "off" : String.format(Locale.ROOT,
+                "max=%d ttl=%dms±%.0f%% negative_ttl=%dms", c.maximumSize(), c.ttl().toMillis(), c.jitter() * 100,
+                c.negativeTtl().toMillis())));
+        service.cache().ifPresent(cache -> {
+            lines.add(new ReportLine("cache_hit_ratio", cache.hitRatio()));
+            lines.add(new ReportLine("cache_hits", cache.stats().hitCount()));
+            lines.add(new ReportLine("cache_misses", cache.stats().missCount()));
+        });
+        lines.add(new ReportLine("table_reads", service.tableReads()));
+        RateLimiter.Settings l = serviceSettings.payLimit();
+        lines.add(new ReportLine("pay_limit", l == null ? "off" : l.ratePerSecond() + "/s burst " + l.burst()));
+        lines.add(new ReportLine("limiter_rejected", service.payLimiter().map(RateLimiter::rejected).orElse(0L)));
+
+        lines.add(new ReportLine("retries", service.retries()));
+        service.paymentBreaker().ifPresent(b -> {
+            lines.add(new ReportLine("breaker_opened", b.timesOpened()));
+            lines.add(new ReportLine("breaker_rejected", b.rejected()));
+        });
+        Reconciler reconciler = service.reconciler();
+        lines.add(new ReportLine("reconcile_pending_at_end_of_run", (long) pendingAtEndOfRun));
+        lines.add(new ReportLine("reconciled", reconciled));
+        lines.add(new ReportLine("reconcile_checked", reconciler.checked()));
+        lines.add(new ReportLine("reconcile_completed_paid", reconciler.completedPaid()));
+        lines.add(new ReportLine("reconcile_released", reconciler.released()));
+        lines.add(new ReportLine("reconcile_release_failures", reconciler.releaseFailures()));
+        lines.add(new ReportLine("reconcile_not_paying", reconciler.notPaying()));
+
+        Outbox outbox = service.outbox();
+        NotifierStub notifier = downstream.notifier();
+        lines.add(new ReportLine("outbox_drained", drained));
+        lines.add(new ReportLine("outbox_appended", outbox.appended()));
+        lines.add(new ReportLine("outbox_delivered", outbox.delivered()));
+        lines.add(new ReportLine("outbox_depth", outbox.depth()));
+        lines.add(new ReportLine("outbox_parked", (long) outbox.parked().size()));
+        lines.add(new ReportLine("outbox_redelivered", notifier.redeliveries()));
+        LatencySummary ttn = outbox.timeToNotify();
+        lines.add(new ReportLine("time_to_notify_p50_ms", ttn.p50Micros() / 1e3));
+        lines.add(new ReportLine("time_to_notify_p99_ms", ttn.p99Micros() / 1e3));
+        lines.add(new ReportLine("time_to_notify_max_ms", ttn.maxMicros() / 1e3));
+
+        long paidNotifiedOnce = 0;
+        long paidNotNotified = 0;
+        long paidNotified = 0;
+        for (String id : workload.pool()) {
+            if (service.isPaid(id)) {
+                long n = notifier.notificationsFor(id);
+                paidNotifiedOnce += n == 1 ? 1 : 0;
+                paidNotNotified += n == 0 ? 1 : 0;
+                paidNotified += n > 0 ? 1 : 0;
+            }
+        }
+        lines.add(new ReportLine("paid_notified_once", paidNotifiedOnce));
+        lines.add(new ReportLine("paid_not_notified", paidNotNotified));
+        lines.add(new ReportLine("notified_not_paid", notifier.ordersNotified() - paidNotified));
+        lines.add(new ReportLine("duplicate_notifications", notifier.duplicateNotifications()));
+        return lines;
+    }
+
+    /**
+     * Once per JVM, before the first run: runs the book's load for {@link #WARM_UP} against a <em>scratch</em> service wired like this one (its own
+     * stubs, table and pool), then throws it away: the code paths of the service, Caffeine, Bucket4j, the relay,
+     * the stubs and the runner are compiled before the measured run starts, while the measured run's load, pool
+     * and downstream stay exactly the book's. Why: the book's Go binary is compiled ahead of time; a JVM's first
+     * second is spent in its interpreter and JIT, and on a 2-core machine those stalls (tens of ms) land in the
+     * first requests' latency, not in the service's. Not measured, not in any report.
+     */
+    private static void warmUpTheJit(OrderService.Settings serviceSettings) {
+        Downstream scratch = Downstream.create(DownstreamSettings.BOOK);
+        OrderService service = new OrderService(scratch.inventory(), scratch.payments(), scratch.notifier(),
+                serviceSettings.payLimit() == null ? serviceSettings
+                        : serviceSettings.withPayLimit(new RateLimiter.Settings(1_000_000, 1_000_000)));
+        try {
+            LoadSpec spec = LoadSpec.book().withDuration(WARM_UP);
+            BookWorkload load = BookWorkload.prepare(new OrderServiceTarget(service), spec.plannedRequests());
+            service.relay().start();
+            service.reconciler().start();
+            new OpenLoopRunner().run(spec, load);
+            service.reconciler().reconcileAll(RECONCILE_LIMIT);
+            service.relay().awaitDrained(DRAIN_LIMIT);
+        } catch (Exception e) {
+            throw new IllegalStateException("JIT warm-up failed", e);
+        } finally {
+            service.close();
+        }
+    }
+
+    /** @return the synchronous floor of one pay: inventory + payment (notify left the request path), in nanoseconds */
+    long payFloorNanos() {
+        return inventoryLatency.plus(paymentLatency).toNanos();
+    }
+
+    private static String describe(LatencyModel model) {
+        return model instanceof LatencyModel.Constant c ? c.latency().toMillis() + "ms" : model.toString();
+    }
+}

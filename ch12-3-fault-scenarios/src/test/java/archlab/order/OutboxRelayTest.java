@@ -1,0 +1,256 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.downstream.DownstreamException;
+import archlab.downstream.DownstreamTimeoutException;
+import archlab.downstream.InventoryStub;
+import archlab.downstream.LatencyModel;
+import archlab.downstream.Notification;
+import archlab.downstream.Notifier;
+import archlab.downstream.NotifierStub;
+import archlab.downstream.PaymentsStub;
+import archlab.downstream.StubBehaviour;
+import archlab.loadgen.RequestContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The outbox and its relay: a PAID order's notification is recorded with the PAID mark, and delivered
+ * at least once, with the same message id every time, so the receiver counts a redelivery instead of
+ * notifying twice. Exactly once in effect, through transient failures, lost acknowledgements, a relay
+ * that stops and starts again, and entries parked after too many attempts.
+ */
+class OutboxRelayTest {
+
+    private static final RequestContext CTX = RequestContext.background();
+    private static final List<Item> ONE_ITEM = List.of(new Item("sku-a", 1, 1999));
+    private static final OutboxRelay.Settings QUICK = new OutboxRelay.Settings(Duration.ofMillis(1), Duration.ofSeconds(1),
+            1_000, Duration.ofMillis(1), Duration.ofMillis(5), 64);
+
+    private final NotifierStub receiver = new NotifierStub(StubBehaviour.INSTANT);
+
+    @Test
+    @DisplayName("every PAID order is notified exactly once in effect while the notifier refuses calls, loses acknowledgements, and the relay is restarted")
+    void exactlyOnceInEffectUnderTransientFailureAndRestart() {
+        // the receiver refuses its first five calls (nothing delivered); every fourth delivery loses its ack
+        NotifierStub flaky = new NotifierStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex < 5));
+        LosingAcks notifier = new LosingAcks(flaky, call -> call % 4 == 3);
+        OrderService service = realTimeService(notifier, QUICK);
+        List<String> ids = new ArrayList<>();
+        service.relay().start();
+        try {
+            for (int i = 0; i < 10; i++) {
+                ids.add(pay(service));
+            }
+            service.relay().stop();
+            for (int i = 0; i < 10; i++) {
+                ids.add(pay(service)); // appended while no relay runs: they wait in the outbox
+            }
+            assertThat(service.outbox().depth()).as("waiting while stopped").isGreaterThanOrEqualTo(10);
+            service.relay().start();
+            assertThat(service.relay().awaitDrained(Duration.ofSeconds(30))).as("drained after the restart").isTrue();
+        } finally {
+            service.close();
+        }
+        for (String id : ids) {
+            assertThat(flaky.notificationsFor(id)).as("notifications of " + id).isEqualTo(1);
+        }
+        assertThat(notifier.lostAcks.get()).as("some acknowledgements were lost").isPositive();
+        assertThat(flaky.redeliveries()).as("each lost ack is one recognised redelivery").isEqualTo(notifier.lostAcks.get());
+        assertThat(flaky.duplicateNotifications()).isZero();
+        assertThat(flaky.counters().injectedErrors()).isEqualTo(5);
+        assertThat(service.outbox().delivered()).isEqualTo(ids.size());
+        assertThat(service.outbox().parked()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("nothing is lost when the relay is stopped with entries pending: they wait in the outbox and are delivered after the next start")
+    void nothingLostWhenStoppedWithEntriesPending() {
+        Switchable notifier = new Switchable(receiver);
+        notifier.up.set(false);
+        OrderService service = realTimeService(notifier, QUICK);
+        List<String> ids = new ArrayList<>();
+        try {
+            service.relay().start();
+            for (int i = 0; i < 5; i++) {
+                ids.add(pay(service));
+            }
+            awaitTrue(() -> ids.stream().allMatch(id -> service.outbox().entry(messageId(id))
+                    .map(e -> e.attempts() >= 2).orElse(false)), "every entry tried twice");
+            service.relay().stop();
+
+            assertThat(service.outbox().depth()).isEqualTo(5);
+            assertThat(service.outbox().delivered()).isZero();
+            ids.forEach(id -> assertThat(service.isPaid(id)).isTrue());
+            ids.forEach(id -> assertThat(receiver.notificationsFor(id)).isZero());
+
+            notifier.up.set(true);
+            service.relay().start();
+            assertThat(service.relay().awaitDrained(Duration.ofSeconds(30))).isTrue();
+        } finally {
+            service.close();
+        }
+        ids.forEach(id -> assertThat(receiver.notificationsFor(id)).as(id).isEqualTo(1));
+        assertThat(service.outbox().depth()).isZero();
+    }
+
+    @Test
+    @DisplayName("an entry that fails its last allowed attempt is parked (kept, listed with its error, not retried), and delivered once put back")
+    void parkedAfterMaxAttemptsAndPutBack() {
+        ManualClock clock = new ManualClock();
+        Switchable notifier = new Switchable(receiver);
+        notifier.up.set(false);
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT.withMaxAttempts(3)
+                .withBackoff(Duration.ofMillis(10), Duration.ofSeconds(1)));
+        String id = pay(service);
+        OutboxRelay relay = service.relay();
+
+        assertThat(relay.deliverDue().retrying()).as("attempt 1 fails").isEqualTo(1);
+        assertThat(relay.deliverDue().claimed()).as("not due during the back-off").isZero();
+        clock.advance(Duration.ofMillis(10));
+        assertThat(relay.deliverDue().retrying()).as("attempt 2 fails").isEqualTo(1);
+        clock.advance(Duration.ofMillis(19));
+        assertThat(relay.deliverDue().claimed()).as("the back-off doubled to 20 ms").isZero();
+        clock.advance(Duration.ofMillis(1));
+        assertThat(relay.deliverDue().parked()).as("attempt 3 fails: parked").isEqualTo(1);
+        clock.advance(Duration.ofHours(1));
+        assertThat(relay.deliverDue().claimed()).as("a parked entry is not retried").isZero();
+
+        assertThat(service.outbox().parked()).singleElement().satisfies(e -> {
+            assertThat(e.messageId()).isEqualTo(messageId(id));
+            assertThat(e.attempts()).isEqualTo(3);
+            assertThat(e.lastError()).contains("notifier is down");
+        });
+        assertThat(service.outbox().depth()).as("parked entries are not in the depth").isZero();
+        assertThat(service.outbox().parkings()).isEqualTo(1);
+
+        notifier.up.set(true);
+        assertThat(service.outbox().requeueParked()).isEqualTo(1);
+        assertThat(relay.deliverDue().delivered()).isEqualTo(1);
+        assertThat(receiver.notificationsFor(id)).isEqualTo(1);
+        assertThat(service.outbox().parked()).isEmpty();
+        assertThat(service.outbox().isDelivered(messageId(id))).isTrue();
+    }
+
+    @Test
+    @DisplayName("a delivery whose acknowledgement was lost is sent again with the same message id: one redelivery, one notification")
+    void lostAcknowledgementIsARecognisedRedelivery() {
+        ManualClock clock = new ManualClock();
+        LosingAcks notifier = new LosingAcks(receiver, call -> call == 0);
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        String id = pay(service);
+
+        assertThat(service.relay().deliverDue().retrying()).isEqualTo(1);
+        assertThat(receiver.notificationsFor(id)).as("it did arrive").isEqualTo(1);
+        clock.advance(service.relay().backoff(1));
+        assertThat(service.relay().deliverDue().delivered()).isEqualTo(1);
+
+        assertThat(receiver.deliveries()).isEqualTo(2);
+        assertThat(receiver.redeliveries()).isEqualTo(1);
+        assertThat(receiver.notificationsFor(id)).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("time-to-notify is measured from the PAID mark to the acknowledged delivery, on the injected clock")
+    void timeToNotifyIsMeasuredOnTheClock() {
+        ManualClock clock = new ManualClock();
+        OrderService service = fakeTimeService(clock, receiver, OutboxRelay.Settings.DEFAULT);
+        pay(service);
+        clock.advance(Duration.ofMillis(7));
+        service.relay().deliverDue();
+
+        assertThat(service.outbox().timeToNotify().count()).isEqualTo(1);
+        assertThat(service.outbox().timeToNotify().maxMicros()).isEqualTo(7_000.0);
+    }
+
+    @Test
+    @DisplayName("the back-off doubles from its base after each failed attempt and stops at its maximum")
+    void backoffDoublesAndIsCapped() {
+        OutboxRelay relay = new OutboxRelay(new Outbox(new ManualClock()), receiver, new ManualClock(), Runnable::run,
+                OutboxRelay.Settings.DEFAULT.withBackoff(Duration.ofMillis(10), Duration.ofMillis(50)));
+        assertThat(List.of(relay.backoff(1), relay.backoff(2), relay.backoff(3), relay.backoff(4), relay.backoff(40)))
+                .containsExactly(Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
+                        Duration.ofMillis(50));
+    }
+
+    private static String pay(OrderService service) {
+        String id = service.create(CTX, "cust", ONE_ITEM).id();
+        service.pay(CTX, id);
+        return id;
+    }
+
+    private static String messageId(String orderId) {
+        return Notification.orderPaid(orderId).messageId();
+    }
+
+    private static OrderService realTimeService(Notifier notifier, OutboxRelay.Settings relay) {
+        return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
+                OrderService.Settings.DEFAULT.withPayLimit(null).withRelay(relay));
+    }
+
+    private static OrderService fakeTimeService(ManualClock clock, Notifier notifier, OutboxRelay.Settings relay) {
+        return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
+                OrderService.Settings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(null).withRelay(relay));
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {
+        long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > until) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+    }
+
+    /** A notifier that is down (refuses every call, delivering nothing) until a test brings it up. */
+    private static final class Switchable implements Notifier {
+        final AtomicBoolean up = new AtomicBoolean(true);
+        private final Notifier delegate;
+        private final AtomicLong calls = new AtomicLong();
+
+        Switchable(Notifier delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void notify(RequestContext ctx, Notification notification) {
+            long call = calls.getAndIncrement();
+            if (!up.get()) {
+                throw new DownstreamException("notifier", call, "notifier is down (nothing delivered)");
+            }
+            delegate.notify(ctx, notification);
+        }
+    }
+
+    /** Delivers, then on the chosen calls loses the acknowledgement: the sender sees a timeout although the message arrived. */
+    private static final class LosingAcks implements Notifier {
+        final AtomicLong lostAcks = new AtomicLong();
+        private final Notifier delegate;
+        private final LongPredicate losesAck;
+        private final AtomicLong calls = new AtomicLong();
+
+        LosingAcks(Notifier delegate, LongPredicate losesAck) {
+            this.delegate = delegate;
+            this.losesAck = losesAck;
+        }
+
+        @Override
+        public void notify(RequestContext ctx, Notification notification) {
+            long call = calls.getAndIncrement();
+            delegate.notify(ctx, notification);
+            if (losesAck.test(call)) {
+                lostAcks.incrementAndGet();
+                throw new DownstreamTimeoutException("notifier", call, false);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.report.LabRun;
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportWriter;
+import archlab.report.ScenarioTable;
+import archlab.scenario.Scenario;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Chapter 12.3's scenarios — normal, slow downstream, failing downstream — against this checkpoint,
+ * under the book's load. Run {@code mvn test -Dscenarios} at the root for every checkpoint's rows in one
+ * table, or {@code mvn -pl <module> test -Dscenarios} for this module's rows.
+ */
+@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "three 3 s load runs: mvn test -Dscenarios")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ScenarioRunsTest {
+
+    private static final String MODULE = BookLab.MODULE;
+
+    private final Map<String, LabRun.Outcome> outcomes = new LinkedHashMap<>();
+
+    @BeforeAll
+    void runTheCatalogue() {
+        List<Scenario> catalogue = Scenario.catalogue();
+        for (int i = 0; i < catalogue.size(); i++) {
+            Scenario s = catalogue.get(i);
+            System.out.println(ScenarioTable.progressLine(MODULE, s.name(), i, catalogue.size()));
+            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioTable.reportName(s)).withOverrides().profiled(false)
+                    .output(line -> { }).run(() -> new BookLab(s)));
+            System.out.println(outcomes.get(s.name()).report().bookLine1());
+            System.out.println(outcomes.get(s.name()).report().bookLine2());
+        }
+    }
+
+    @AfterAll
+    void printTheTable() {
+        Path moduleDir = Path.of(System.getProperty("archlab.module.dir", "."));
+        Path root = moduleDir.toAbsolutePath().getParent();
+        String session = System.getProperty("archlab.session", "adhoc");
+        List<ScenarioTable.Row> rows = ScenarioTable.collect(root, session);
+        Path md = ScenarioTable.write(ReportWriter.reportsDir(), rows);
+        ScenarioTable.write(root.resolve("target/reports"), rows);
+        System.out.println(ScenarioTable.markdown(rows));
+        System.out.println("scenario table: " + md.toAbsolutePath() + " and " + root.resolve("target/reports/scenarios.md"));
+    }
+
+    @Test
+    @DisplayName("every scenario offers exactly rate × duration requests and finishes them all")
+    void everyScenarioOffersTheWholeLoad() {
+        outcomes.values().forEach(o -> {
+            assertThat(o.run().offered()).isEqualTo(o.run().spec().plannedRequests());
+            assertThat(o.run().unfinished()).isZero();
+        });
+    }
+
+    /**
+     * How far past its deadline a caller may be answered: the runner's own scheduling and a virtual thread's
+     * wake-up on 2 busy cores, not the service. Each downstream call is cut at its deadline and nothing after it
+     * waits for a downstream, so the overrun is the time from the deadline to the answer being recorded.
+     */
+    static final Duration OVERRUN_BOUND = Duration.ofMillis(5);
+
+    @Test
+    @DisplayName("under every scenario no caller is held more than a few ms past its deadline (per-call budgets, compensation off the request path)")
+    void noCallerHeldPastItsDeadline() {
+        outcomes.forEach((name, o) -> assertThat(Duration.ofNanos(o.run().maxOverrunNanos()))
+                .as(name + " max overrun past the deadline").isLessThanOrEqualTo(OVERRUN_BOUND));
+    }
+
+    @Test
+    @DisplayName("under every scenario no money is lost: after reconcile no order is charged but not PAID, every PAID order is notified exactly once after the outbox drains, no reservation leaks")
+    void noMoneyLostUnderAnyScenario() {
+        outcomes.forEach((name, o) -> {
+            MoneyEvidence money = o.report().money();
+            assertThat(o.report().extraByName().get("reconciled")).as(name + " reconciler finished").isEqualTo(true);
+            assertThat(o.report().extraByName().get("outbox_drained")).as(name + " outbox drained").isEqualTo(true);
+            assertThat(money.chargedButNotPaidAfterReconcile()).as(name + " charged but not PAID after reconcile").isZero();
+            assertThat(money.paidButNotNotified()).as(name + " PAID but not notified").isZero();
+            assertThat(money.notifiedMoreThanOnce()).as(name + " notified more than once").isZero();
+            assertThat(money.reservationsLeaked()).as(name + " reservations leaked").isZero();
+            assertThat(o.report().extraByName().get("reconcile_not_paying")).as(name + " reconciler met an order not PAYING").isEqualTo(0L);
+        });
+    }
+
+    @Test
+    @DisplayName("under every scenario no order is charged twice and no notification takes effect twice (idempotency key, one message id per order)")
+    void neverChargedOrNotifiedTwice() {
+        outcomes.forEach((name, o) -> {
+            MoneyEvidence money = o.report().money();
+            assertThat(money.doubleCharges()).as(name + " double charges").isZero();
+            assertThat(money.notifiedMoreThanOnce()).as(name + " notified more than once").isZero();
+        });
+    }
+}

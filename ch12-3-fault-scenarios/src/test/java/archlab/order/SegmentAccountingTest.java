@@ -1,0 +1,58 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.downstream.Downstream;
+import archlab.downstream.DownstreamSettings;
+import archlab.loadgen.Deadline;
+import archlab.loadgen.NanoClock;
+import archlab.loadgen.RequestContext;
+import archlab.trace.RequestTrace;
+import archlab.trace.Segments;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * "Where the time went" accounts for every nanosecond of a request, on the real service: the segments
+ * of one request add up to its latency, each downstream segment covers its stub's delay, and (the
+ * inverse of ch12-1's claim) no downstream call is nested inside the lock.
+ */
+class SegmentAccountingTest {
+
+    @Test
+    @DisplayName("the segments of one pay add up exactly to its latency, inventory / payment cover their stub's delay, and nothing but the outbox append runs under the lock")
+    void segmentsOfOnePayAddUpToItsLatency() {
+        Duration inventory = Duration.ofMillis(3);
+        Duration payment = Duration.ofMillis(5);
+        Duration notify = Duration.ofMillis(2);
+        Downstream ds = Downstream.create(DownstreamSettings.BOOK.withLatencies(inventory, payment, notify));
+        OrderService service = new OrderService(ds.inventory(), ds.payments(), ds.notifier());
+        String id = service.create(RequestContext.background(), "cust", List.of(new Item("sku-a", 2, 100), new Item("sku-b", 1, 50))).id();
+
+        NanoClock clock = NanoClock.SYSTEM;
+        long planned = clock.nanoTime();
+        RequestTrace trace = new RequestTrace(clock, planned);
+        trace.begin(clock.nanoTime());
+        RequestContext ctx = new RequestContext(1, planned, Deadline.NONE, clock, trace);
+        service.pay(ctx, id);
+        long end = clock.nanoTime();
+        trace.finish(end);
+
+        long sum = 0;
+        for (int i = 0; i < trace.segmentCount(); i++) {
+            sum += trace.selfNanos(i);
+        }
+        assertThat(sum).as("Σ self = end − planned").isEqualTo(end - planned).isEqualTo(trace.totalNanos());
+        assertThat(trace.selfNanos(OrderService.INVENTORY)).as("two items, two reserves")
+                .isGreaterThanOrEqualTo(2 * inventory.toNanos());
+        assertThat(trace.selfNanos(OrderService.PAYMENT)).isGreaterThanOrEqualTo(payment.toNanos());
+        assertThat(trace.inclusiveNanos(OrderService.LOCK_HELD) - trace.selfNanos(OrderService.LOCK_HELD))
+                .as("time nested under the lock is the outbox append's and nothing else's")
+                .isEqualTo(trace.selfNanos(OrderService.OUTBOX_APPEND));
+        assertThat(ds.notifier().counters().calls()).as("pay itself notifies no one").isZero();
+        assertThat(trace.selfNanos(Segments.UNMARKED) + trace.selfNanos(Segments.SCHEDULING))
+                .isLessThan(trace.totalNanos());
+    }
+}
