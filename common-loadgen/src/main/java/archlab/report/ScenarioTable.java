@@ -61,8 +61,9 @@ public final class ScenarioTable {
             throw new IllegalArgumentException("scenario index " + scenarioIndex + " outside 0.." + (catalogueSize - 1));
         }
         int left = (CHECKPOINTS.size() - checkpoint - 1) * catalogueSize + (catalogueSize - scenarioIndex - 1);
-        return String.format(Locale.ROOT, "[scenarios] %s: %s (scenario %d of %d, checkpoint %d of %d, %d runs left in the full table)",
-                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, CHECKPOINTS.size(), left);
+        return String.format(Locale.ROOT, "[scenarios] %s: %s (scenario %d of %d, checkpoint %d of %d, %d %s left in the full table)",
+                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, CHECKPOINTS.size(), left,
+                left == 1 ? "run" : "runs");
     }
 
     /** @return the report name of {@code scenario}'s run */

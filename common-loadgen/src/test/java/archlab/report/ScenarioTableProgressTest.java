@@ -15,6 +15,8 @@ class ScenarioTableProgressTest {
                 .isEqualTo("[scenarios] ch12-1-baseline: normal (scenario 1 of 3, checkpoint 1 of 3, 8 runs left in the full table)");
         assertThat(ScenarioTable.progressLine("ch12-2-cache-outbox-ratelimit", "slow-downstream", 1, 3))
                 .endsWith("(scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)");
+        assertThat(ScenarioTable.progressLine("ch12-3-fault-scenarios", "slow-downstream", 1, 3))
+                .endsWith("(scenario 2 of 3, checkpoint 3 of 3, 1 run left in the full table)");
         assertThat(ScenarioTable.progressLine("ch12-3-fault-scenarios", "failing-downstream", 2, 3))
                 .endsWith("(scenario 3 of 3, checkpoint 3 of 3, 0 runs left in the full table)");
     }
