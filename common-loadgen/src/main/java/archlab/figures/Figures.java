@@ -223,21 +223,25 @@ public final class Figures {
             return keep;
         }
 
-        /** One sweep per module (the most recently written), so each checkpoint is one line. */
+        /**
+         * One sweep per (module, name), the most recently written, so each checkpoint's sweep is one line (a
+         * checkpoint swept twice, e.g. with its limiter lifted and in place, is two lines).
+         */
         List<Path> latestSweepPerModule(Consumer<String> out) {
-            Map<String, Path> latest = new LinkedHashMap<>();
+            Map<String, SavedSweep> latest = new LinkedHashMap<>();
             for (SavedSweep s : sweeps) {
-                Path prev = latest.get(s.module());
-                if (prev == null || modified(s.file()) > modified(prev)) {
+                String key = s.module() + "/" + s.name();
+                SavedSweep prev = latest.get(key);
+                if (prev == null || modified(s.file()) > modified(prev.file())) {
                     if (prev != null) {
-                        out.accept("skipped older sweep of " + s.module() + ": " + prev);
+                        out.accept("skipped older sweep " + key + ": " + prev.file());
                     }
-                    latest.put(s.module(), s.file());
+                    latest.put(key, s);
                 } else {
-                    out.accept("skipped older sweep of " + s.module() + ": " + s.file());
+                    out.accept("skipped older sweep " + key + ": " + s.file());
                 }
             }
-            return List.copyOf(latest.values());
+            return latest.values().stream().map(SavedSweep::file).toList();
         }
 
         /** The scenario table with the most rows (a root table holds every checkpoint's); ties: the shortest path. */

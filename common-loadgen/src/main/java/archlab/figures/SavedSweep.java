@@ -19,7 +19,7 @@ import java.util.List;
  * @param kneeRate         the knee, req/s, or {@code null} when there is none
  * @param p99CeilingMicros the knee definition's p99 ceiling, µs
  */
-record SavedSweep(Path file, String module, List<Point> points, Integer kneeRate, long p99CeilingMicros) {
+record SavedSweep(Path file, String module, String name, List<Point> points, Integer kneeRate, long p99CeilingMicros) {
 
     /** One offered rate: completed per second and p99 (µs). */
     record Point(int rate, double rpsCompleted, long p99Micros) {
@@ -29,6 +29,18 @@ record SavedSweep(Path file, String module, List<Point> points, Integer kneeRate
 
     SavedSweep {
         points = List.copyOf(points);
+    }
+
+    /**
+     * @return the chart's name for this sweep: the module for the default sweep ({@code "sweep"}), else the
+     *         module and what the name adds, e.g. {@code "ch12-2-cache-outbox-ratelimit limiter-lifted"} for
+     *         {@code "sweep-limiter-lifted"}
+     */
+    String label() {
+        if (name.equals("sweep")) {
+            return module;
+        }
+        return module + " " + (name.startsWith("sweep-") ? name.substring("sweep-".length()) : name);
     }
 
     /** @return whether {@code root} is a sweep report ({@code "kind": "capacity-sweep"} with rows) */
@@ -57,7 +69,7 @@ record SavedSweep(Path file, String module, List<Point> points, Integer kneeRate
         points.sort(java.util.Comparator.comparingInt(Point::rate));
         JsonNode knee = root.path("knee");
         Integer kneeRate = knee.path("ratePerSecond").isNumber() ? knee.path("ratePerSecond").asInt() : null;
-        return new SavedSweep(file, root.path("module").asText("?"), points, kneeRate,
+        return new SavedSweep(file, root.path("module").asText("?"), root.path("name").asText("sweep"), points, kneeRate,
                 knee.path("p99CeilingMicros").asLong(0));
     }
 }

@@ -143,7 +143,7 @@ public final class SweepChart {
 
     /** @return the checkpoint's legend name: module, what is drawn, and its knee */
     private static String name(SavedSweep s, String what) {
-        return s.module() + " " + what + (s.kneeRate() == null ? " (no knee)" : " (knee " + s.kneeRate() + " req/s)");
+        return s.label() + " " + what + (s.kneeRate() == null ? " (no knee)" : " (knee " + s.kneeRate() + " req/s)");
     }
 
     /** Marks the knee with a diamond on the checkpoint's line; nothing when there is no knee. */
@@ -156,7 +156,7 @@ public final class SweepChart {
         if (at == null) {
             return;
         }
-        XYSeries k = chart.addSeries(s.module() + " knee", new double[] {at.rate()}, new double[] {y.applyAsDouble(at)});
+        XYSeries k = chart.addSeries(s.label() + " knee", new double[] {at.rate()}, new double[] {y.applyAsDouble(at)});
         k.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         k.setMarker(SeriesMarkers.DIAMOND);
         k.setMarkerColor(color.darker());

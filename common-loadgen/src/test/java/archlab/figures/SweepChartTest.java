@@ -21,6 +21,10 @@ class SweepChartTest {
 
     /** A sweep whose service keeps up to {@code capacity} req/s, then completes only that many with a high p99. */
     private static Path sweep(Path file, String module, int capacity) {
+        return sweep(file, module, "sweep", capacity);
+    }
+
+    private static Path sweep(Path file, String module, String name, int capacity) {
         List<SweepRow> rows = new ArrayList<>();
         for (int rate : List.of(250, 500, 1000, 2000, 4000)) {
             long offered = rate * 3L;
@@ -30,7 +34,7 @@ class SweepChartTest {
                     (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3));
         }
         Knee knee = Knee.find(rows, 8_000_000L);
-        ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, "sweep", ENV, "test", 8_000_000L, rows,
+        ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, name, ENV, "test", 8_000_000L, rows,
                 knee, List.of()));
         return file;
     }
@@ -44,5 +48,30 @@ class SweepChartTest {
         assertThat(SavedSweep.read(b).kneeRate()).isEqualTo(2000);
         Path png = SweepChart.render(List.of(a, b), dir.resolve("sweep.png"));
         Pngs.assertPng(png, SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
+    }
+
+    @Test
+    @DisplayName("a checkpoint swept twice under two names (limiter lifted, in place) is two lines, labelled by what the name adds; Figures keeps both")
+    void oneCheckpointTwoSweeps(@TempDir Path dir) {
+        Path results = dir.resolve("results/ch12-2-cache-outbox-ratelimit");
+        Path lifted = sweep(mkdirs(results).resolve("sweep-limiter-lifted-ch12-2-cache-outbox-ratelimit.json"),
+                "ch12-2-cache-outbox-ratelimit", "sweep-limiter-lifted", 4000);
+        Path limited = sweep(results.resolve("sweep-ch12-2-cache-outbox-ratelimit.json"),
+                "ch12-2-cache-outbox-ratelimit", "sweep", 1000);
+        assertThat(SavedSweep.read(lifted).label()).isEqualTo("ch12-2-cache-outbox-ratelimit limiter-lifted");
+        assertThat(SavedSweep.read(limited).label()).isEqualTo("ch12-2-cache-outbox-ratelimit");
+
+        List<String> out = new ArrayList<>();
+        Figures.run(dir.resolve("results"), dir.resolve("figures"), out::add);
+        assertThat(out).noneMatch(l -> l.startsWith("skipped older sweep"));
+        Pngs.assertPng(dir.resolve("figures/sweep.png"), SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
+    }
+
+    private static Path mkdirs(Path dir) {
+        try {
+            return java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
