@@ -74,4 +74,13 @@ class ScenarioRunsTest {
             assertThat(money.notifiedMoreThanOnce()).as(name + " notified more than once").isZero();
         });
     }
+
+    @Test
+    @DisplayName("ch12-2 counts a charge without an answer as failed: under slow and failing downstream some orders are charged but never PAID, and nothing resolves them")
+    void unansweredChargesAreLeftChargedButNotPaid() {
+        for (Scenario s : List.of(Scenario.slowDownstream(), Scenario.failingDownstream())) {
+            MoneyEvidence money = outcomes.get(s.name()).report().money();
+            assertThat(money.chargedButNotPaid()).as(s.name() + " charged but not PAID, after the outbox drained").isPositive();
+        }
+    }
 }

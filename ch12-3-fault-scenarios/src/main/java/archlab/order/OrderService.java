@@ -11,6 +11,7 @@ import archlab.downstream.Notifier;
 import archlab.downstream.PaymentDeclinedException;
 import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
+import archlab.loadgen.DeadlineExceededException;
 import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
 import archlab.profile.ProfiledLock;
@@ -279,10 +280,13 @@ public final class OrderService implements AutoCloseable {
      * own, retried with backoff while the deadline allows, no lock held — then marks it PAID and records its
      * notification in the outbox, in one step under the lock. Whatever fails, the caller is answered by its
      * deadline: a definitive failure (nothing charged) hands the release of the stock to the reconciler and is
-     * rethrown; a charge without an answer leaves the order PAYING for the reconciler and is rethrown.
+     * rethrown; a charge without an answer leaves the order PAYING for the reconciler.
      *
      * @throws RateLimitedException   if pay is over its quota; nothing was read, changed or called
      * @throws CircuitOpenException   if the payment breaker is open; nothing was changed or called
+     * @throws PaymentOutcomeUnknownException if an attempt went unanswered and none answered after it: the
+     *                                order stays PAYING until the reconciler resolves it (when the last attempt
+     *                                timed out, the timeout is thrown instead: it says "unknown" already)
      * @throws OrderNotFoundException if no order has this id
      * @throws InvalidStateException  if the order is not CREATED (PAYING: another pay, or the reconciler, has it)
      */
@@ -313,12 +317,15 @@ public final class OrderService implements AutoCloseable {
         try (Span s = ctx.span(PAYMENT)) {
             chargeRetry.run(ctx, charge::attempt, OrderService::worthRetrying, backoff(ctx), retries);
         } catch (RuntimeException e) {
-            if (charge.mayHaveCharged) {
-                reconciler.checkCharge(paying.id(), claim.reservationKeys(), ctx.deadline()); // unknown, not failed
-            } else {
+            if (!charge.mayHaveCharged) {
                 reconciler.release(paying.id(), claim.reservationKeys());
+                throw e; // definitive: nothing was charged
             }
-            throw e;
+            reconciler.checkCharge(paying.id(), claim.reservationKeys(), ctx.deadline()); // unknown, not failed
+            if (e instanceof DeadlineExceededException) {
+                throw e; // "timed out" already says "we do not know"; it claims no failure
+            }
+            throw new PaymentOutcomeUnknownException(paying.id(), e); // not the last attempt's "declined"
         }
         return commit(ctx, paying);
     }

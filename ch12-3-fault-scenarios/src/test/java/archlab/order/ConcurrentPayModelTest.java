@@ -181,7 +181,7 @@ class ConcurrentPayModelTest {
             return true;
         } catch (InvalidStateException | RequestRejectedException e) {
             return true; // already paid, or being paid, or the breaker is open: nothing to retry now
-        } catch (DownstreamException | DownstreamTimeoutException e) {
+        } catch (DownstreamException | DownstreamTimeoutException | PaymentOutcomeUnknownException e) {
             payFailures.increment();
             return false;
         }

@@ -193,6 +193,26 @@ class PayIdempotencyTest {
     }
 
     @Test
+    @DisplayName("a lost reply, then a retry the provider declines: pay answers 'outcome unknown', not 'declined', and the reconciler finds the first charge and completes the order to PAID")
+    void lostReplyThenDeclinedRetryIsUnknownNotDeclined() {
+        // call 0: charged, reply lost; call 1 (the retry, same key): declined before the provider looks the key up
+        PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 1),
+                callIndex -> callIndex == 0);
+        OrderService service = service(stub);
+        String id = service.create(CTX, "cust", ONE_ITEM).id();
+
+        assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentOutcomeUnknownException.class)
+                .hasCauseInstanceOf(PaymentDeclinedException.class).hasMessageContaining(id);
+        assertThat(stub.ledger().charges()).as("the first attempt's money moved").isEqualTo(1);
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAYING);
+
+        clock.advance(service.reconciler().settings().settleDelay());
+        assertThat(service.reconciler().reconcileDue().paid()).isEqualTo(1);
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAID);
+        assertThat(stub.ledger().charges()).isEqualTo(1);
+    }
+
+    @Test
     @DisplayName("reusing an order's key with a different amount is a clear error: nothing charged, nothing replayed, the order stays payable")
     void reusedKeyWithAnotherAmountIsRefused() {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT);
@@ -233,7 +253,8 @@ class PayIdempotencyTest {
         for (String id : ids) {
             try {
                 service.pay(CTX, id);
-            } catch (PaymentReplyLostException lostEveryTime) {
+            } catch (PaymentOutcomeUnknownException lostEveryTime) {
+                assertThat(lostEveryTime).hasCauseInstanceOf(PaymentReplyLostException.class);
                 unanswered++;
             }
         }
