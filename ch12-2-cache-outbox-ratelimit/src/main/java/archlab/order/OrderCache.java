@@ -100,6 +100,7 @@ public final class OrderCache {
      *
      * @return the order, or empty if there is no such order (possibly remembered from an earlier miss)
      */
+    // tag::lookup[]
     public Optional<Order> get(RequestContext ctx, String orderId) {
         Objects.requireNonNull(orderId, "orderId");
         try (Span s = ctx.span(OrderService.CACHE_LOOKUP)) {
@@ -111,6 +112,7 @@ public final class OrderCache {
     public void invalidate(String orderId) {
         cache.invalidate(orderId);
     }
+    // end::lookup[]
 
     /** @return Caffeine's counters: hits (absent answers included), misses, loads, evictions */
     public CacheStats stats() {
@@ -146,6 +148,7 @@ public final class OrderCache {
 
         private static final double UNIT = 0x1.0p-53;
 
+        // tag::expiry[]
         @Override
         public long expireAfterCreate(String key, Optional<Order> value, long currentTime) {
             return value.isPresent() ? jittered(key, currentTime) : settings.negativeTtl().toNanos();
@@ -168,6 +171,7 @@ public final class OrderCache {
             double factor = 1.0 - settings.jitter() + 2.0 * settings.jitter() * u;
             return Math.max(1, (long) (settings.ttl().toNanos() * factor));
         }
+        // end::expiry[]
 
         private static long mix64(long z) {
             z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

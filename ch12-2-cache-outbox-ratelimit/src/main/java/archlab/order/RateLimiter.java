@@ -87,6 +87,7 @@ public final class RateLimiter {
      *
      * @throws RateLimitedException if the bucket is empty; its {@code retryAfter} is the wait until the next token
      */
+    // tag::acquire[]
     public void acquire(RequestContext ctx) {
         ConsumptionProbe probe;
         try (Span s = ctx.span(OrderService.LIMITER)) {
@@ -100,6 +101,7 @@ public final class RateLimiter {
         throw new RateLimitedException(operation, settings.ratePerSecond(), settings.burst(),
                 Duration.ofNanos(probe.getNanosToWaitForRefill()));
     }
+    // end::acquire[]
 
     /** @return calls that got a token */
     public long admitted() {

@@ -147,6 +147,7 @@ public final class OutboxRelay {
         return new Pass(due.size(), delivered.get(), retrying.get(), parked.get());
     }
 
+    // tag::attempt[]
     /** One attempt: deliver, then record the outcome. Never throws. @return the entry's state afterwards */
     private Outbox.State attemptDelivery(Outbox.Entry entry) {
         try {
@@ -168,6 +169,7 @@ public final class OutboxRelay {
         Duration wait = settings.backoffBase().multipliedBy(1L << doublings);
         return wait.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : wait;
     }
+    // end::attempt[]
 
     /**
      * Starts delivering in the background (a daemon thread named "outbox-relay"). Entries left IN_FLIGHT by a
