@@ -74,6 +74,7 @@ public final class CircuitBreaker {
      *
      * @throws CircuitOpenException at once while open (or while a half-open trial is in flight)
      */
+    // tag::acquire[]
     public synchronized void acquire() {
         if (state == State.OPEN) {
             long waited = clock.nanoTime() - openedAtNanos;
@@ -91,6 +92,7 @@ public final class CircuitBreaker {
             trialInFlight = true;
         }
     }
+    // end::acquire[]
 
     /**
      * Fails fast without taking a call slot: what a caller asks before it starts work that would end in a
@@ -112,6 +114,7 @@ public final class CircuitBreaker {
     }
 
     /** Records the outcome of a call admitted by {@link #acquire()}; {@code error} null for success. */
+    // tag::record[]
     public synchronized void record(Throwable error) {
         boolean failed = error != null && countsAsFailure.test(error);
         if (state == State.HALF_OPEN) {
@@ -140,6 +143,7 @@ public final class CircuitBreaker {
             open();
         }
     }
+    // end::record[]
 
     private void open() {
         state = State.OPEN;

@@ -332,6 +332,7 @@ public final class OrderService implements AutoCloseable {
     // end::pay[]
 
     // tag::charge[]
+    // tag::attempt[]
     /** The attempts of one charge: each through the breaker, all with the same key; remembers whether money may have moved. */
     private final class ChargeAttempts {
         private final ChargeRequest request;
@@ -363,7 +364,9 @@ public final class OrderService implements AutoCloseable {
             }
         }
     }
+    // end::attempt[]
 
+    // tag::unanswered[]
     /** @return whether the call reached the downstream and ended without an answer: it may have taken effect */
     static boolean unanswered(RuntimeException e) {
         return switch (e) {
@@ -386,6 +389,7 @@ public final class OrderService implements AutoCloseable {
         return e instanceof DownstreamTimeoutException
                 || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
     }
+    // end::unanswered[]
     // end::charge[]
 
     private RetryPolicy.Sleeper backoff(RequestContext ctx) {

@@ -175,10 +175,12 @@ public final class Reconciler {
      * Hands over a PAYING order whose charge ended without an answer: ask the provider once {@code deadline} and
      * the settle delay have passed.
      */
+    // tag::checkCharge[]
     void checkCharge(String orderId, List<String> reservationKeys, Deadline deadline) {
         long due = deadline.equals(Deadline.NONE) ? clock.nanoTime() : deadline.atNanos() + settings.settleDelay().toNanos();
         enqueue(new Task(orderId, List.copyOf(reservationKeys), Step.CHECK, due));
     }
+    // end::checkCharge[]
 
     private void enqueue(Task task) {
         synchronized (queue) {
@@ -255,6 +257,7 @@ public final class Reconciler {
     private enum Outcome { PAID, RELEASED, RETRY }
 
     /** Works one task; never throws. */
+    // tag::work[]
     private Outcome work(Task task) {
         try {
             if (task.step == Step.CHECK) {
@@ -287,6 +290,7 @@ public final class Reconciler {
             inProgress.decrementAndGet();
         }
     }
+    // end::work[]
 
     private void retryLater(Task task) {
         task.failures++;

@@ -63,6 +63,7 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
      * @param attempt  the idempotent call, given the attempt's context
      * @param retries  counts retries (attempts after the first), may be null
      */
+    // tag::run[]
     public <T> T run(RequestContext ctx, java.util.function.Function<RequestContext, T> attempt,
                      Predicate<RuntimeException> retryable, Sleeper sleeper, java.util.concurrent.atomic.LongAdder retries) {
         SplittableRandom jitter = new SplittableRandom(seed ^ ctx.sequence() * 0x9E3779B97F4A7C15L);
@@ -91,6 +92,7 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
         }
         throw last; // unreachable: the loop returns or throws
     }
+    // end::run[]
 
     /** Convenience for a call that returns nothing. */
     public void runVoid(RequestContext ctx, java.util.function.Consumer<RequestContext> attempt,
