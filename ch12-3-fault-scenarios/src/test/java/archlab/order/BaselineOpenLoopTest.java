@@ -60,8 +60,11 @@ class BaselineOpenLoopTest {
     }
 
     @Test
-    @DisplayName("pay's p99 is within twice its synchronous floor (inventory + payment = 6 ms → 12 ms)")
+    @DisplayName("pay's p99 is within twice its synchronous floor (inventory + payment = 6 ms → 12 ms), judged only when the generator kept its schedule (send-lag p99 ≤ the floor)")
     void payP99WithinTwiceItsFloor() {
+        assumeThat(outcome.run().sendLagWithin(lab.payFloorNanos()))
+                .as("send-lag p99 %d µs is over the claim's slack of %d µs: this machine was too busy to judge p99; rerun",
+                        outcome.run().sendLag().p99Micros(), lab.payFloorNanos() / 1_000L).isTrue();
         long p99Micros = outcome.run().operations().get(BookWorkload.PAY).latency().p99Micros();
         assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(2 * lab.payFloorNanos());
     }

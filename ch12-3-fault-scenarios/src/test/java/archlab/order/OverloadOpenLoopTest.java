@@ -1,6 +1,7 @@
 package archlab.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import archlab.downstream.DownstreamSettings;
 import archlab.loadgen.BookWorkload;
@@ -72,13 +73,16 @@ class OverloadOpenLoopTest {
     }
 
     @Test
-    @DisplayName("the admitted requests' p99 stays within twice pay's floor (12 ms); nothing times out or fails")
+    @DisplayName("nothing times out or fails, and the admitted requests' p99 stays within twice pay's floor (12 ms), judged only when the generator kept its schedule (send-lag p99 ≤ the floor)")
     void admittedRequestsAreServedInTime() {
         RunResult run = outcome.run();
         assertThat(run.timedOut()).isZero();
         assertThat(run.failed()).as("failure causes " + run.failureCauses()).isZero();
         // the runner's latency holds only requests that were not rejected: the admitted ones
         assertThat(run.latency().count()).isEqualTo(run.offered() - run.rejected());
+        assumeThat(run.sendLagWithin(lab.payFloorNanos()))
+                .as("send-lag p99 %d µs is over the claim's slack of %d µs: this machine was too busy to judge p99; rerun",
+                        run.sendLag().p99Micros(), lab.payFloorNanos() / 1_000L).isTrue();
         assertThat(run.latency().p99Micros() * 1_000L).as("hdr p99 of the admitted requests, ns")
                 .isLessThanOrEqualTo(2 * lab.payFloorNanos());
     }

@@ -54,6 +54,19 @@ public record RunResult(
         return Duration.ofNanos(wallNanos);
     }
 
+    /**
+     * Whether the generator kept its schedule well enough to judge a latency claim that leaves {@code slackNanos}
+     * of slack: latency is measured from each request's planned start, so a generator that started requests
+     * late (a busy machine, a stalled JVM) spends the slack before the service is even called. A run whose
+     * send-lag p99 exceeds the slack measured the machine, not the service.
+     *
+     * @param slackNanos how far above its floor the claim lets p99 go, ns
+     * @return whether send-lag p99 ≤ {@code slackNanos}
+     */
+    public boolean sendLagWithin(long slackNanos) {
+        return sendLag.p99Micros() * 1_000L <= slackNanos;
+    }
+
     /** @return completed requests per second of wall time */
     public double completedPerSecond() {
         return wallNanos == 0 ? 0 : completed * 1_000_000_000.0 / wallNanos;

@@ -28,4 +28,18 @@ class BookRefreshTask {
         sync.refresh().forEach(p -> System.out.println("refreshed " + root.relativize(p)));
         assertThat(sync.check()).isEmpty();
     }
+
+    /**
+     * The refresh's first step, before the load runs: brings the chapters' code excerpts up to date with the
+     * sources (and their figures with the results already saved), so that the fast tests the load runs go
+     * through, {@code BookInSyncTest} among them, do not fail on an excerpt of code that was just edited.
+     */
+    @Test
+    @DisplayName("syncing the chapters with the current sources and saved results leaves every marker in sync")
+    void syncText() {
+        Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+        BookSync sync = new BookSync(root);
+        sync.refresh().forEach(p -> System.out.println("refreshed " + root.relativize(p)));
+        assertThat(sync.check()).isEmpty();
+    }
 }
