@@ -63,8 +63,13 @@ public final class Reconciler {
     public record Settings(Duration pollInterval, Duration settleDelay, Duration callTimeout, Duration backoffBase,
                            Duration backoffMax, int batchSize) {
 
-        /** Poll every 1 ms, ask 50 ms after the deadline, 1 s per release call, back-off 5 ms doubling to 500 ms, 64 at a time. */
-        public static final Settings DEFAULT = new Settings(Duration.ofMillis(1), Duration.ofMillis(50),
+        /**
+         * Poll every 10 ms, ask 50 ms after the deadline, 1 s per release call, back-off 5 ms doubling to 500 ms,
+         * 64 at a time. Not 1 ms: nothing is due sooner than 50 ms after a deadline, so a platform thread waking
+         * 1,000 times a second would wake 990 times for nothing. (Measured on 2 cores: the book load's pay p99 was
+         * the same at 1 ms and at 10 ms, about 10-11 ms either way.)
+         */
+        public static final Settings DEFAULT = new Settings(Duration.ofMillis(10), Duration.ofMillis(50),
                 Duration.ofSeconds(1), Duration.ofMillis(5), Duration.ofMillis(500), 64);
 
         public Settings {
