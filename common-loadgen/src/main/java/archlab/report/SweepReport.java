@@ -17,6 +17,8 @@ import java.util.Locale;
  * @param rows          one row per offered rate, ascending
  * @param knee          the knee and its definition
  * @param limitEvidence what the rows say at the first rate past the knee; empty when the knee is the highest rate
+ * @param reruns        each rate that was run again because the generator fell behind its schedule by more than
+ *                      the knee's slack (one line per rerun attempt); empty when every first attempt was on time
  */
 public record SweepReport(
         String kind,
@@ -27,7 +29,8 @@ public record SweepReport(
         long payFloorNanos,
         List<SweepRow> rows,
         Knee knee,
-        List<String> limitEvidence) {
+        List<String> limitEvidence,
+        List<String> reruns) {
 
     /** The {@link #kind()} of every sweep report. */
     public static final String KIND = "capacity-sweep";
@@ -35,6 +38,7 @@ public record SweepReport(
     public SweepReport {
         rows = List.copyOf(rows);
         limitEvidence = List.copyOf(limitEvidence);
+        reruns = List.copyOf(reruns);
     }
 
     /** @return the column header of {@link #line(SweepRow, long)} */
@@ -73,6 +77,12 @@ public record SweepReport(
             out.add(knee.found() ? "what limits past the knee (evidence from the rows, not a verdict):"
                     : "what limits already at the lowest rate, where there is no knee (evidence from the rows, not a verdict):");
             limitEvidence.forEach(l -> out.add("  - " + l));
+        }
+        if (!reruns.isEmpty()) {
+            out.add("");
+            out.add("reruns (the generator started requests later than the knee's slack allows: such a run measures the"
+                    + " machine, not the service; the row kept is the attempt with the lowest send-lag p99):");
+            reruns.forEach(l -> out.add("  - " + l));
         }
         out.add("");
         out.add("settings " + settings);

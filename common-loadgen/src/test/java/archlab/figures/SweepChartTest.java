@@ -35,7 +35,7 @@ class SweepChartTest {
         }
         Knee knee = Knee.find(rows, 8_000_000L);
         ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, name, ENV, "test", 8_000_000L, rows,
-                knee, List.of()));
+                knee, List.of(), List.of()));
         return file;
     }
 
