@@ -45,6 +45,14 @@ class LimitEvidenceTest {
     }
 
     @Test
+    @DisplayName("a send lag over half the ceiling is never called 'on time', even when it is too small a share of the p99 to count as the generator falling behind")
+    void lagOverTheSlackIsNotOnTime() {
+        // 10 ms ceiling (5 ms floor); send-lag p99 7.6 ms of a 40 ms p99: under a quarter, so not "late" either
+        List<String> lines = LimitEvidence.between(row(1000, 1000, 7_000, 1_000, 0.1), row(1500, 1500, 40_000, 7_600, 0.13), 10_000L);
+        assertThat(lines).noneSatisfy(l -> assertThat(l).contains("started requests on time"));
+    }
+
+    @Test
     @DisplayName("when no figure stands out it says so instead of guessing")
     void nothingStandsOut() {
         List<String> lines = LimitEvidence.between(row(250, 250, 9_000), row(500, 500, 20_000, 150, 0.6), CEILING);
