@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.RunResult;
 import archlab.report.LabRun;
+import archlab.report.LatencyTarget;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
 import archlab.trace.SegmentTable.SegmentRow;
@@ -59,22 +60,13 @@ class BaselineOpenLoopTest {
         assertThat(run.poolExhausted()).isZero();
     }
 
-    // ch12-2 asserts pay p99 <= 2 x floor (12 ms). Measured here (2 cores, JDK 25), ch12-3's pay p99 sits at
-    // 10-11 ms, against ch12-2's 7-9 ms: the stubs' replies wake later (the segment table shows payment p99
-    // 9.4 ms against 4.7 ms) though the JVM uses under 5% of the CPU; the cause is not found yet. So close to
-    // the bound a shared machine fails it now and then, so ch12-3 asserts what its design guarantees — every
-    // call inside its budget, the breaker closed while nothing fails — and prints the 2 x floor target.
-
     @Test
-    @DisplayName("pay's p99 is within its per-call budgets (reserve 20 ms + charge 80 ms), and the 2 × floor target (12 ms) is printed, met or missed")
-    void payP99WithinItsCallBudgets() {
-        long p99Micros = outcome.run().operations().get(BookWorkload.PAY).latency().p99Micros();
-        long budgetsNanos = OrderService.Settings.RESERVE_RETRY.perCallBudget()
-                .plus(OrderService.Settings.CHARGE_RETRY.perCallBudget()).toNanos();
-        System.out.printf(java.util.Locale.ROOT, "[target] pay p99 %.3f ms against 2 x floor %.3f ms: %s (send-lag p99 %.3f ms)%n",
-                p99Micros / 1e3, 2 * lab.payFloorNanos() / 1e6, p99Micros * 1_000L <= 2 * lab.payFloorNanos() ? "met" : "MISSED",
-                outcome.run().sendLag().p99Micros() / 1e3);
-        assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(budgetsNanos);
+    @DisplayName("pay's p99 stays far below the timeout (at most half of it; ch12-1's sits on it), and the article's 2 × floor target (12 ms) is printed, met or missed")
+    void payP99FarBelowTheTimeout() {
+        RunResult run = outcome.run();
+        long p99Micros = run.operations().get(BookWorkload.PAY).latency().p99Micros();
+        System.out.println(LatencyTarget.line("pay p99", p99Micros, 2 * lab.payFloorNanos(), "2 x floor", run));
+        assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(run.spec().timeout().toNanos() / 2);
     }
 
     @Test

@@ -1,0 +1,33 @@
+package archlab.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.RunResult;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The printed target line: met or MISSED against the target, and whether the generator kept its schedule. */
+class LatencyTargetTest {
+
+    /** Send-lag p99 345 µs. */
+    private final RunResult run = Samples.detailed(LoadSpec.book(), List.of());
+
+    @Test
+    @DisplayName("a p99 at or under the target is 'met', one microsecond over is 'MISSED'; figures in ms with three decimals")
+    void metOrMissed() {
+        assertThat(LatencyTarget.line("pay p99", 12_000, 12_000_000L, "2 x floor", run))
+                .isEqualTo("[target] pay p99 12.000 ms against 2 x floor 12.000 ms: met (send-lag p99 0.345 ms,"
+                        + " the generator kept its schedule)");
+        assertThat(LatencyTarget.line("pay p99", 12_001, 12_000_000L, "2 x floor", run)).contains(": MISSED (");
+    }
+
+    @Test
+    @DisplayName("a send-lag p99 over half the target says the generator ran late (the miss may be the machine's); at exactly half it kept its schedule")
+    void lateGeneratorIsNamed() {
+        assertThat(LatencyTarget.line("pay p99", 1_000, 690_000L, "2 x floor", run)).contains("kept its schedule");
+        assertThat(LatencyTarget.line("pay p99", 1_000, 600_000L, "2 x floor", run))
+                .endsWith("(send-lag p99 0.345 ms, the generator ran late: a busy machine)");
+    }
+}
