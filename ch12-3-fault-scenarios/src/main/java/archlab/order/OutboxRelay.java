@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.background.PollingLoop;
 import archlab.downstream.Notifier;
 import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
@@ -97,9 +98,7 @@ public final class OutboxRelay {
     private final NanoClock clock;
     private final Executor deliveries;
     private final Settings settings;
-    private final Object lifecycle = new Object();
-    private volatile Thread loop;
-    private volatile boolean running;
+    private final PollingLoop loop;
 
     /**
      * @param outbox     what to deliver
@@ -114,6 +113,7 @@ public final class OutboxRelay {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.loop = new PollingLoop("outbox-relay", settings.pollInterval(), () -> deliverDue().claimed() > 0);
     }
 
     /** Runs one pass now, on the caller's thread (deliveries on the executor); returns when all of them ended. */
@@ -176,14 +176,7 @@ public final class OutboxRelay {
      * relay that stopped mid-delivery are recovered first. Does nothing if already running.
      */
     public void start() {
-        synchronized (lifecycle) {
-            if (running) {
-                return;
-            }
-            outbox.recoverInFlight();
-            running = true;
-            loop = Thread.ofPlatform().daemon(true).name("outbox-relay").start(this::runLoop);
-        }
+        loop.start(outbox::recoverInFlight);
     }
 
     /**
@@ -191,31 +184,12 @@ public final class OutboxRelay {
      * {@link Settings#notifyTimeout()}); returns once it has. Undelivered entries stay in the outbox.
      */
     public void stop() {
-        Thread t;
-        synchronized (lifecycle) {
-            if (!running) {
-                return;
-            }
-            running = false;
-            t = loop;
-            LockSupport.unpark(t);
-        }
-        boolean interrupted = false;
-        while (t.isAlive()) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        loop.stop();
     }
 
     /** @return whether the background loop runs */
     public boolean isRunning() {
-        return running;
+        return loop.isRunning();
     }
 
     /**
@@ -240,20 +214,5 @@ public final class OutboxRelay {
 
     public Settings settings() {
         return settings;
-    }
-
-    private void runLoop() {
-        while (running) {
-            Pass pass;
-            try {
-                pass = deliverDue();
-            } catch (RuntimeException e) { // a bug, not a delivery failure: keep the loop alive, visibly
-                System.err.println("outbox-relay: pass failed: " + e);
-                pass = new Pass(0, 0, 0, 0);
-            }
-            if (pass.claimed() == 0 && running) {
-                LockSupport.parkNanos(settings.pollInterval().toNanos());
-            }
-        }
     }
 }

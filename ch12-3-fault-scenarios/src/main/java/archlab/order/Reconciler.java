@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.background.PollingLoop;
 import archlab.downstream.ChargeResult;
 import archlab.downstream.Inventory;
 import archlab.downstream.Payments;
@@ -150,9 +151,7 @@ public final class Reconciler {
     private final LongAdder releasedOrders = new LongAdder();
     private final LongAdder releaseFailures = new LongAdder();
     private final LongAdder notPaying = new LongAdder();
-    private final Object lifecycle = new Object();
-    private volatile Thread loop;
-    private volatile boolean running;
+    private final PollingLoop loop;
 
     /**
      * @param inventory where reservations are released, by key
@@ -169,6 +168,7 @@ public final class Reconciler {
         this.work = Objects.requireNonNull(work, "work");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.loop = new PollingLoop("reconciler", settings.pollInterval(), () -> reconcileDue().taken() > 0);
     }
 
     /** Hands over a PAYING order whose charge definitively failed, or never ran: release its keys now, then CREATED. */
@@ -312,57 +312,17 @@ public final class Reconciler {
 
     /** Starts reconciling in the background (a daemon thread named "reconciler"). Does nothing if already running. */
     public void start() {
-        synchronized (lifecycle) {
-            if (running) {
-                return;
-            }
-            running = true;
-            loop = Thread.ofPlatform().daemon(true).name("reconciler").start(this::runLoop);
-        }
+        loop.start(() -> { });
     }
 
     /** Stops the background loop after the pass in progress; returns once it has. Pending tasks stay pending. */
     public void stop() {
-        Thread t;
-        synchronized (lifecycle) {
-            if (!running) {
-                return;
-            }
-            running = false;
-            t = loop;
-            LockSupport.unpark(t);
-        }
-        boolean interrupted = false;
-        while (t.isAlive()) {
-            try {
-                t.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        loop.stop();
     }
 
     /** @return whether the background loop runs */
     public boolean isRunning() {
-        return running;
-    }
-
-    private void runLoop() {
-        while (running) {
-            Pass pass;
-            try {
-                pass = reconcileDue();
-            } catch (RuntimeException e) { // a bug, not a failed release: keep the loop alive, visibly
-                System.err.println("reconciler: pass failed: " + e);
-                pass = new Pass(0, 0, 0, 0);
-            }
-            if (pass.taken() == 0 && running) {
-                LockSupport.parkNanos(settings.pollInterval().toNanos());
-            }
-        }
+        return loop.isRunning();
     }
 
     /** @return orders handed over and not yet resolved (queued or being worked) */
