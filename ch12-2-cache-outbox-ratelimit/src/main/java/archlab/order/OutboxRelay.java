@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.background.Backoff;
 import archlab.background.PollingLoop;
 import archlab.downstream.Notifier;
 import archlab.loadgen.NanoClock;
@@ -165,9 +166,7 @@ public final class OutboxRelay {
 
     /** @return the wait after the {@code attempts}-th failed attempt: base × 2^(attempts − 1), at most backoffMax */
     public Duration backoff(int attempts) {
-        int doublings = Math.max(0, Math.min(attempts - 1, 30));
-        Duration wait = settings.backoffBase().multipliedBy(1L << doublings);
-        return wait.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : wait;
+        return Backoff.exponential(settings.backoffBase(), settings.backoffMax(), attempts);
     }
     // end::attempt[]
 

@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.background.Backoff;
 import archlab.background.PollingLoop;
 import archlab.downstream.ChargeResult;
 import archlab.downstream.Inventory;
@@ -305,9 +306,7 @@ public final class Reconciler {
 
     /** @return the wait after the {@code failures}-th failed attempt: base × 2^(failures − 1), at most backoffMax */
     public Duration backoff(int failures) {
-        int doublings = Math.max(0, Math.min(failures - 1, 30));
-        Duration wait = settings.backoffBase().multipliedBy(1L << doublings);
-        return wait.compareTo(settings.backoffMax()) > 0 ? settings.backoffMax() : wait;
+        return Backoff.exponential(settings.backoffBase(), settings.backoffMax(), failures);
     }
 
     /** Starts reconciling in the background (a daemon thread named "reconciler"). Does nothing if already running. */

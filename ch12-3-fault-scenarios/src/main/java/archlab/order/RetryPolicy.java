@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.background.Backoff;
 import archlab.loadgen.DeadlineExceededException;
 import archlab.loadgen.RequestContext;
 import java.time.Duration;
@@ -79,7 +80,7 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
                 if (!retryable.test(e) || n == maxAttempts) {
                     throw e;
                 }
-                long capNanos = Math.min(maxBackoff.toNanos(), baseBackoff.toNanos() << Math.min(n - 1, 30));
+                long capNanos = Backoff.exponential(baseBackoff, maxBackoff, n).toNanos();
                 long backoffNanos = capNanos == 0 ? 0 : jitter.nextLong(capNanos + 1);
                 if (ctx.remainingNanos() <= backoffNanos) {
                     throw e; // the next attempt would start after the caller gave up
