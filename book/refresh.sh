@@ -8,7 +8,7 @@ source .ci/jdk.sh
 MVN=(mvn -B -ntp)
 
 # excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code
-"${MVN[@]}" -q -pl common-loadgen test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
+"${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
-"${MVN[@]}" -pl common-loadgen test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false
+"${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false
 git status --short book/ || true

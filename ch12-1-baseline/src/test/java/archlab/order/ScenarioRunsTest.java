@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.report.LabRun;
 import archlab.report.MoneyEvidence;
-import archlab.report.ReportWriter;
-import archlab.report.ScenarioTable;
 import archlab.scenario.Scenario;
-import java.nio.file.Path;
+import archlab.scenario.ScenarioProgress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,8 +17,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Chapter 12.3's scenarios — normal, slow downstream, failing downstream — against this checkpoint,
- * under the book's load. Run {@code mvn test -Dscenarios} at the root for every checkpoint's rows in one
- * table, or {@code mvn -pl <module> test -Dscenarios} for this module's rows.
+ * under the book's load. Each run saves its report as {@code target/reports/scenario-<name>.json}; the table
+ * of every checkpoint's rows is built from those reports by the {@code book} module: {@code mvn test -Dscenarios}
+ * at the root, or {@code mvn -pl <module>,book test -Dscenarios} for this module's rows alone.
  */
 @EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "three 3 s load runs: mvn test -Dscenarios")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -36,24 +34,12 @@ class ScenarioRunsTest {
         List<Scenario> catalogue = Scenario.catalogue();
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
-            System.out.println(ScenarioTable.progressLine(MODULE, s.name(), i, catalogue.size()));
-            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioTable.reportName(s)).withOverrides().profiled(false)
+            System.out.println(ScenarioProgress.progressLine(MODULE, s.name(), i, catalogue.size()));
+            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).withOverrides().profiled(false)
                     .output(line -> { }).run(() -> new BookLab(s)));
             System.out.println(outcomes.get(s.name()).report().bookLine1());
             System.out.println(outcomes.get(s.name()).report().bookLine2());
         }
-    }
-
-    @AfterAll
-    void printTheTable() {
-        Path moduleDir = Path.of(System.getProperty("archlab.module.dir", "."));
-        Path root = moduleDir.toAbsolutePath().getParent();
-        String session = System.getProperty("archlab.session", "adhoc");
-        List<ScenarioTable.Row> rows = ScenarioTable.collect(root, session);
-        Path md = ScenarioTable.write(ReportWriter.reportsDir(), rows);
-        ScenarioTable.write(root.resolve("target/reports"), rows);
-        System.out.println(ScenarioTable.markdown(rows));
-        System.out.println("scenario table: " + md.toAbsolutePath() + " and " + root.resolve("target/reports/scenarios.md"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,27 +6,27 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-class ScenarioTableProgressTest {
+class ScenarioProgressTest {
 
     @Test
     @DisplayName("the progress line names the scenario and the checkpoint and counts the runs left in the full 3 × 3 table")
     void progressCountsTheRunsLeft() {
-        assertThat(ScenarioTable.progressLine("ch12-1-baseline", "normal", 0, 3))
+        assertThat(ScenarioProgress.progressLine("ch12-1-baseline", "normal", 0, 3))
                 .isEqualTo("[scenarios] ch12-1-baseline: normal (scenario 1 of 3, checkpoint 1 of 3, 8 runs left in the full table)");
-        assertThat(ScenarioTable.progressLine("ch12-2-cache-outbox-ratelimit", "slow-downstream", 1, 3))
+        assertThat(ScenarioProgress.progressLine("ch12-2-cache-outbox-ratelimit", "slow-downstream", 1, 3))
                 .endsWith("(scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)");
-        assertThat(ScenarioTable.progressLine("ch12-3-fault-scenarios", "slow-downstream", 1, 3))
+        assertThat(ScenarioProgress.progressLine("ch12-3-fault-scenarios", "slow-downstream", 1, 3))
                 .endsWith("(scenario 2 of 3, checkpoint 3 of 3, 1 run left in the full table)");
-        assertThat(ScenarioTable.progressLine("ch12-3-fault-scenarios", "failing-downstream", 2, 3))
+        assertThat(ScenarioProgress.progressLine("ch12-3-fault-scenarios", "failing-downstream", 2, 3))
                 .endsWith("(scenario 3 of 3, checkpoint 3 of 3, 0 runs left in the full table)");
     }
 
     @Test
     @DisplayName("an unknown checkpoint or a scenario index outside the catalogue is a clear error")
     void badInputIsRefused() {
-        assertThatThrownBy(() -> ScenarioTable.progressLine("ch12-9-nope", "normal", 0, 3))
+        assertThatThrownBy(() -> ScenarioProgress.progressLine("ch12-9-nope", "normal", 0, 3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ch12-9-nope").hasMessageContaining("ch12-1-baseline");
-        assertThatThrownBy(() -> ScenarioTable.progressLine("ch12-1-baseline", "normal", 3, 3))
+        assertThatThrownBy(() -> ScenarioProgress.progressLine("ch12-1-baseline", "normal", 3, 3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside");
     }
 }

@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.compare;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

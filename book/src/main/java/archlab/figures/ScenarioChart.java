@@ -1,6 +1,6 @@
 package archlab.figures;
 
-import archlab.report.ScenarioTable;
+import archlab.compare.ScenarioTable;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;

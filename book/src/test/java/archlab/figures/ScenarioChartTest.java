@@ -3,7 +3,7 @@ package archlab.figures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import archlab.report.ScenarioTable;
+import archlab.compare.ScenarioTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
-package archlab.report;
+package archlab.compare;
 
+import archlab.report.ReportWriter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -8,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -19,7 +19,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.stream.Stream;
 
 /**
  * Many saved runs in one table, side by side: each report a column, each figure a row, so that one
@@ -104,25 +103,7 @@ public final class SideBySide {
      * module, then the run named "baseline" first, then by name.
      */
     public static List<Path> findReports(Path root) {
-        List<Path> found = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(root)) {
-            for (Path module : modules.filter(Files::isDirectory).toList()) {
-                Path dir = module.resolve("target").resolve("reports");
-                if (!Files.isDirectory(dir)) {
-                    continue;
-                }
-                try (Stream<Path> files = Files.list(dir)) {
-                    files.filter(f -> f.getFileName().toString().endsWith(".json")).filter(SideBySide::isReport)
-                            .forEach(found::add);
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list reports under " + root, e);
-        }
-        found.sort(Comparator.comparing((Path p) -> p.getParent().getParent().getParent().getFileName().toString())
-                .thenComparing(p -> !p.getFileName().toString().equals("baseline.json"))
-                .thenComparing(p -> p.getFileName().toString()));
-        return found;
+        return SavedReports.jsonFiles(root).stream().filter(SideBySide::isReport).toList();
     }
 
     /**
@@ -133,7 +114,7 @@ public final class SideBySide {
      */
     public static List<Path> findReports(Path root, String session) {
         List<Path> all = findReports(root);
-        List<Path> ofSession = all.stream().filter(p -> session.equals(sessionOf(p))).toList();
+        List<Path> ofSession = all.stream().filter(p -> session.equals(SavedReports.sessionOf(p))).toList();
         java.util.Set<Path> modulesWithSession = new java.util.HashSet<>();
         ofSession.forEach(p -> modulesWithSession.add(p.getParent().getParent().getParent()));
         List<Path> out = new ArrayList<>();
@@ -145,14 +126,6 @@ public final class SideBySide {
             }
         }
         return out;
-    }
-
-    private static String sessionOf(Path file) {
-        try {
-            return JSON.readTree(file.toFile()).path("environment").path("session").asText("");
-        } catch (IOException e) {
-            return "";
-        }
     }
 
     /** @return whether {@code file} reads as a run report (module, name and run.offered present) */

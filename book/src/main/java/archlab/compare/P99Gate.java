@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,7 +25,7 @@ import java.util.Locale;
  * ({@code run.operations.<op>.latency.p99Micros}, HdrHistogram, µs). An operation the candidate lacks is
  * flagged; one without samples in the baseline is skipped (nothing to compare against).
  *
- * <p>Usage: {@code java -cp <classpath> archlab.report.P99Gate baseline.json candidate.json [--threshold 0.20]}.
+ * <p>Usage: {@code java -cp <classpath> archlab.compare.P99Gate baseline.json candidate.json [--threshold 0.20]}.
  * Exit status: 0 nothing flagged, 1 something flagged, 2 bad input (usage, a missing file, a file that is not
  * a run report, a bad threshold), with a message on standard error.
  *
@@ -165,7 +165,7 @@ public final class P99Gate {
         return flagged == 0 ? PASS : FLAGGED;
     }
 
-    /** {@code java archlab.report.P99Gate baseline.json candidate.json [--threshold 0.20]}; exits 0, 1 or 2. */
+    /** {@code java archlab.compare.P99Gate baseline.json candidate.json [--threshold 0.20]}; exits 0, 1 or 2. */
     public static void main(String[] args) {
         System.exit(run(args, System.out, System.err));
     }

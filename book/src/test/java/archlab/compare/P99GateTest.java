@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

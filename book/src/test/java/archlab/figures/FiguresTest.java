@@ -3,7 +3,7 @@ package archlab.figures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.report.ScenarioTable;
+import archlab.compare.ScenarioTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

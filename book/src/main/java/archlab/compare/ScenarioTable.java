@@ -1,6 +1,9 @@
-package archlab.report;
+package archlab.compare;
 
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportWriter;
 import archlab.scenario.Scenario;
+import archlab.scenario.ScenarioProgress;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -24,7 +27,7 @@ import java.util.Locale;
 public final class ScenarioTable {
 
     /** Report files are named {@code scenario-<scenario name>.json}. */
-    public static final String PREFIX = "scenario-";
+    public static final String PREFIX = ScenarioProgress.REPORT_PREFIX;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,37 +41,6 @@ public final class ScenarioTable {
                       long rejected, double rpsCompleted, long p50Millis, long p99Millis, long p999Millis,
                       double maxOverrunMillis, long charges, long doubleCharges, long chargedNotPaid,
                       long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked) {
-    }
-
-    /** The checkpoints of the full table, in the order a root {@code mvn test -Dscenarios} runs them. */
-    public static final List<String> CHECKPOINTS =
-            List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios");
-
-    /**
-     * The progress line printed before a scenario run, e.g.
-     * {@code [scenarios] ch12-2-cache-outbox-ratelimit: slow-downstream (scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)}.
-     *
-     * @param module      the checkpoint running, one of {@link #CHECKPOINTS}
-     * @param scenarioIndex 0-based index of the scenario in {@code catalogueSize}
-     * @throws IllegalArgumentException for a module not in {@link #CHECKPOINTS} or an index out of range
-     */
-    public static String progressLine(String module, String scenario, int scenarioIndex, int catalogueSize) {
-        int checkpoint = CHECKPOINTS.indexOf(module);
-        if (checkpoint < 0) {
-            throw new IllegalArgumentException("unknown checkpoint '" + module + "'; known: " + CHECKPOINTS);
-        }
-        if (scenarioIndex < 0 || scenarioIndex >= catalogueSize) {
-            throw new IllegalArgumentException("scenario index " + scenarioIndex + " outside 0.." + (catalogueSize - 1));
-        }
-        int left = (CHECKPOINTS.size() - checkpoint - 1) * catalogueSize + (catalogueSize - scenarioIndex - 1);
-        return String.format(Locale.ROOT, "[scenarios] %s: %s (scenario %d of %d, checkpoint %d of %d, %d %s left in the full table)",
-                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, CHECKPOINTS.size(), left,
-                left == 1 ? "run" : "runs");
-    }
-
-    /** @return the report name of {@code scenario}'s run */
-    public static String reportName(Scenario scenario) {
-        return PREFIX + scenario.name();
     }
 
     /** Reads one saved scenario report. */
@@ -104,7 +76,7 @@ public final class ScenarioTable {
     public static List<Row> collect(Path projectRoot, String session) {
         List<Row> rows = new ArrayList<>();
         for (Path f : SideBySide.findReports(projectRoot)) {
-            if (f.getFileName().toString().startsWith(PREFIX) && session.equals(sessionOf(f))) {
+            if (f.getFileName().toString().startsWith(PREFIX) && session.equals(SavedReports.sessionOf(f))) {
                 rows.add(read(f));
             }
         }
@@ -112,14 +84,6 @@ public final class ScenarioTable {
         rows.sort(Comparator.<Row>comparingInt(r -> order.indexOf(r.scenario()) < 0 ? Integer.MAX_VALUE : order.indexOf(r.scenario()))
                 .thenComparing(Row::module));
         return rows;
-    }
-
-    private static String sessionOf(Path json) {
-        try {
-            return JSON.readTree(json.toFile()).path("environment").path("session").asText();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + json, e);
-        }
     }
 
     /** @return the table as Markdown, with every scenario's parameters as its legend */

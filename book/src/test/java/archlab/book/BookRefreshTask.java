@@ -21,7 +21,7 @@ class BookRefreshTask {
     @DisplayName("refreshing the book leaves every chapter marker in sync with the sources and results")
     void refresh() throws Exception {
         Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
-        List<Path> copied = BookResults.collect(root);
+        List<Path> copied = BookResults.collect(root, System.out::println);
         copied.forEach(p -> System.out.println("result " + root.relativize(p)));
         archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println);
         BookSync sync = new BookSync(root);

@@ -1,0 +1,71 @@
+package archlab.compare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * Where the checkpoints leave their reports, and which Maven session wrote each one. The trap it avoids: a
+ * cross-checkpoint table that mixes this session's runs with a report some earlier run left in a module's
+ * {@code target/} — every table here filters on {@code environment.session}, the id that the root POM gives
+ * every module of one {@code mvn} invocation.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class SavedReports {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private SavedReports() {
+    }
+
+    /**
+     * @return every {@code <root>/<module>/target/reports/*.json}, sorted by module, then {@code baseline.json}
+     *         first, then by name; an empty list when no module has reports
+     */
+    public static List<Path> jsonFiles(Path root) {
+        List<Path> found = new ArrayList<>();
+        try (Stream<Path> modules = Files.list(root)) {
+            for (Path module : modules.filter(Files::isDirectory).toList()) {
+                Path dir = module.resolve("target").resolve("reports");
+                if (!Files.isDirectory(dir)) {
+                    continue;
+                }
+                try (Stream<Path> files = Files.list(dir)) {
+                    files.filter(f -> f.getFileName().toString().endsWith(".json")).forEach(found::add);
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot list reports under " + root, e);
+        }
+        found.sort(Comparator.comparing(SavedReports::moduleOf)
+                .thenComparing(p -> !p.getFileName().toString().equals("baseline.json"))
+                .thenComparing(p -> p.getFileName().toString()));
+        return found;
+    }
+
+    /** @return the module folder name of a file found by {@link #jsonFiles} */
+    public static String moduleOf(Path reportFile) {
+        return reportFile.getParent().getParent().getParent().getFileName().toString();
+    }
+
+    /** @return the file as JSON, or a missing node when it cannot be read or parsed */
+    public static JsonNode readOrMissing(Path file) {
+        try {
+            return JSON.readTree(file.toFile());
+        } catch (IOException | RuntimeException e) {
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
+        }
+    }
+
+    /** @return the Maven session that wrote {@code file} ({@code environment.session}), or "" */
+    public static String sessionOf(Path file) {
+        return readOrMissing(file).path("environment").path("session").asText("");
+    }
+}

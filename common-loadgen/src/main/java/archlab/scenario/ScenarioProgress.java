@@ -1,0 +1,54 @@
+package archlab.scenario;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a checkpoint's scenario runs name themselves: the report each run saves ({@code scenario-<name>})
+ * and the progress line printed before it starts. The trap it avoids: a 3 × 3 table that runs for a
+ * minute with no sign of where it is — the line says which checkpoint, which scenario, and how many runs
+ * of the full table are left.
+ *
+ * <p>The table itself is built from the saved reports by the {@code book} module, never by a checkpoint.
+ *
+ * <p>Thread-safety: stateless.
+ */
+public final class ScenarioProgress {
+
+    /** Report files are named {@code scenario-<scenario name>.json}. */
+    public static final String REPORT_PREFIX = "scenario-";
+
+    /** The checkpoints of the full table, in the order a root {@code mvn test -Dscenarios} runs them. */
+    public static final List<String> CHECKPOINTS =
+            List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios");
+
+    private ScenarioProgress() {
+    }
+
+    /** @return the report name of {@code scenario}'s run */
+    public static String reportName(Scenario scenario) {
+        return REPORT_PREFIX + scenario.name();
+    }
+
+    /**
+     * The progress line printed before a scenario run, e.g.
+     * {@code [scenarios] ch12-2-cache-outbox-ratelimit: slow-downstream (scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)}.
+     *
+     * @param module        the checkpoint running, one of {@link #CHECKPOINTS}
+     * @param scenarioIndex 0-based index of the scenario in {@code catalogueSize}
+     * @throws IllegalArgumentException for a module not in {@link #CHECKPOINTS} or an index out of range
+     */
+    public static String progressLine(String module, String scenario, int scenarioIndex, int catalogueSize) {
+        int checkpoint = CHECKPOINTS.indexOf(module);
+        if (checkpoint < 0) {
+            throw new IllegalArgumentException("unknown checkpoint '" + module + "'; known: " + CHECKPOINTS);
+        }
+        if (scenarioIndex < 0 || scenarioIndex >= catalogueSize) {
+            throw new IllegalArgumentException("scenario index " + scenarioIndex + " outside 0.." + (catalogueSize - 1));
+        }
+        int left = (CHECKPOINTS.size() - checkpoint - 1) * catalogueSize + (catalogueSize - scenarioIndex - 1);
+        return String.format(Locale.ROOT, "[scenarios] %s: %s (scenario %d of %d, checkpoint %d of %d, %d %s left in the full table)",
+                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, CHECKPOINTS.size(), left,
+                left == 1 ? "run" : "runs");
+    }
+}
