@@ -92,10 +92,7 @@ public final class CapacitySweep {
 
     /** @param n the report's name (file {@code <n>-<module>}); letters, digits, '.', '_' or '-' */
     public CapacitySweep name(String n) {
-        if (n == null || !n.matches("[A-Za-z0-9._-]+")) {
-            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + n);
-        }
-        this.name = n;
+        this.name = ReportWriter.checkedName(n);
         return this;
     }
 

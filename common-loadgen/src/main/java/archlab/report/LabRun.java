@@ -55,10 +55,7 @@ public final class LabRun {
 
     /** @param module the module's artifact id; @param name the report's name (file name) */
     public static LabRun named(String module, String name) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
-            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + name);
-        }
-        return new LabRun(module, name);
+        return new LabRun(module, ReportWriter.checkedName(name));
     }
 
     public LabRun spec(LoadSpec s) {

@@ -77,6 +77,17 @@ class CapacitySweepSettingsTest {
     }
 
     @Test
+    @DisplayName("CapacitySweep.name refuses the report names LabRun.named refuses, and accepts the ones it accepts")
+    void nameFollowsTheReportNameRule() {
+        for (String bad : new String[] {"a/b", "../escape", "with space", ""}) {
+            assertThatThrownBy(() -> sweep().name(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("report name must be letters, digits, '.', '_' or '-', was " + bad);
+        }
+        assertThatThrownBy(() -> sweep().name(null)).isInstanceOf(IllegalArgumentException.class);
+        sweep().name("sweep-limiter-lifted_v2.1");
+    }
+
+    @Test
     @DisplayName("an empty rate list is refused")
     void emptyRates() {
         assertThatThrownBy(() -> sweep().rates(List.of())).isInstanceOf(IllegalArgumentException.class)
