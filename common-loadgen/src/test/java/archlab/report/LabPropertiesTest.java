@@ -2,9 +2,18 @@ package archlab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -108,5 +117,41 @@ class LabPropertiesTest {
     @DisplayName("every key name is distinct")
     void namesAreDistinct() {
         assertThat(LabProperties.KEYS).extracting(LabProperties.Key::property).doesNotHaveDuplicates();
+    }
+
+    /**
+     * Every {@code -Dlab.*} that the README, the chapters or the CI scripts tell a reader to type is a known key, and
+     * every known key has its row in the README's table ("Changing the load"), saying what {@link LabProperties} says.
+     */
+    @Test
+    @DisplayName("every -Dlab.* the README, book and scripts mention is a known key, and the README's table has a row per key")
+    void docsNameOnlyKnownKeys() throws IOException {
+        Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+        assumeThat(Files.isRegularFile(root.resolve("README.md"))).as("the project's README.md").isTrue();
+        List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md")));
+        for (String dir : List.of("book", ".ci")) {
+            if (Files.isDirectory(root.resolve(dir))) {
+                try (Stream<Path> files = Files.list(root.resolve(dir))) {
+                    files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".png")).forEach(docs::add);
+                }
+            }
+        }
+        Pattern flag = Pattern.compile("-D(lab\\.[A-Za-z_.]*[A-Za-z_])");
+        TreeSet<String> mentioned = new TreeSet<>();
+        for (Path doc : docs) {
+            // the README quotes the refusal of a typo: that line names an unknown key on purpose
+            String text = Files.readString(doc).lines().filter(l -> !l.startsWith("unknown propert"))
+                    .collect(java.util.stream.Collectors.joining("\n"));
+            Matcher m = flag.matcher(text);
+            while (m.find()) {
+                mentioned.add(m.group(1));
+            }
+        }
+        assertThat(mentioned).isNotEmpty();
+        assertThat(mentioned).allSatisfy(k -> assertThat(LabProperties.key(k)).as(k).isPresent());
+
+        String readme = Files.readString(root.resolve("README.md"));
+        assertThat(LabProperties.KEYS).allSatisfy(k -> assertThat(readme).as("README's row for " + k)
+                .contains("| `-D" + k.property() + "` | " + k.sets() + " | "));
     }
 }
