@@ -45,18 +45,18 @@ public final class CapacitySweep {
     public static final List<Integer> DEFAULT_RATES = List.of(250, 500, 750, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000);
     /** How long each rate is offered. */
     public static final Duration DEFAULT_DURATION = Duration.ofSeconds(3);
-    /** System property: the rates, comma-separated, req/s. */
-    public static final String RATES_PROPERTY = "lab.sweep.rates";
-    /** System property: the duration of each rate ({@code 3s}, {@code 1500ms}, {@code PT2S}). */
-    public static final String DURATION_PROPERTY = "lab.sweep.duration";
+    /** System property: the rates, comma-separated, req/s ({@link LabProperties#SWEEP_RATES}). */
+    public static final String RATES_PROPERTY = LabProperties.SWEEP_RATES.property();
+    /** System property: the duration of each rate ({@code 3s}, {@code 1500ms}, {@code PT2S}; {@link LabProperties#SWEEP_DURATION}). */
+    public static final String DURATION_PROPERTY = LabProperties.SWEEP_DURATION.property();
     /** Unmeasured load at the lowest rate before the first measured one, on a throwaway fixture. */
     public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(1);
-    /** System property: the warm-up before the sweep ({@code 0s} for none). */
-    public static final String WARMUP_PROPERTY = "lab.sweep.warmup";
+    /** System property: the warm-up before the sweep ({@code 0s} for none; {@link LabProperties#SWEEP_WARMUP}). */
+    public static final String WARMUP_PROPERTY = LabProperties.SWEEP_WARMUP.property();
     /** At most this many runs of one rate: the first, and reruns while the generator was late (see {@link #attempts}). */
     public static final int DEFAULT_ATTEMPTS = 3;
-    /** The system property that overrides {@link #DEFAULT_ATTEMPTS}. */
-    public static final String ATTEMPTS_PROPERTY = "lab.sweep.attempts";
+    /** The system property that overrides {@link #DEFAULT_ATTEMPTS} ({@link LabProperties#SWEEP_ATTEMPTS}). */
+    public static final String ATTEMPTS_PROPERTY = LabProperties.SWEEP_ATTEMPTS.property();
 
     private final String module;
     private final LoadSpec base;
@@ -92,10 +92,7 @@ public final class CapacitySweep {
 
     /** @param n the report's name (file {@code <n>-<module>}); letters, digits, '.', '_' or '-' */
     public CapacitySweep name(String n) {
-        if (n == null || !n.matches("[A-Za-z0-9._-]+")) {
-            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + n);
-        }
-        this.name = n;
+        this.name = ReportWriter.checkedName(n);
         return this;
     }
 
@@ -138,7 +135,7 @@ public final class CapacitySweep {
         return this;
     }
 
-    private static int checkedAttempts(String what, int n) {
+    static int checkedAttempts(String what, int n) {
         if (n < 1 || n > 10) {
             throw new IllegalArgumentException(what + " must be 1..10 runs of one rate, was " + n);
         }
@@ -165,62 +162,36 @@ public final class CapacitySweep {
         return duration;
     }
 
-    /** Applies {@code -Dlab.sweep.rates}, {@code -Dlab.sweep.duration}, {@code -Dlab.sweep.warmup} and {@code -Dlab.sweep.attempts} from the system properties. */
+    /**
+     * Applies {@code -Dlab.sweep.rates}, {@code -Dlab.sweep.duration}, {@code -Dlab.sweep.warmup} and
+     * {@code -Dlab.sweep.attempts} from the system properties.
+     *
+     * @throws IllegalArgumentException before anything runs, for an unknown {@code lab.*} key or a bad value
+     *                                  (see {@link LabProperties})
+     */
     public CapacitySweep withOverrides() {
         return withOverrides(System.getProperties());
     }
 
     /**
-     * Applies {@value #RATES_PROPERTY}, {@value #DURATION_PROPERTY} and {@value #WARMUP_PROPERTY} from {@code p}. All or nothing: a bad
-     * value throws IllegalArgumentException naming the property and leaves this sweep as it was.
+     * Applies the sweep's {@code lab.sweep.*} keys from {@code p}, read by {@link LabProperties}: an unknown
+     * {@code lab.*} key or a bad value throws IllegalArgumentException naming it. All or nothing: bad input leaves this
+     * sweep as it was.
      */
     public CapacitySweep withOverrides(Properties p) {
-        List<Integer> r = rates;
-        Duration d = duration;
-        String v;
-        if ((v = p.getProperty(RATES_PROPERTY)) != null) {
-            r = parseRates(v);
-        }
-        if ((v = p.getProperty(DURATION_PROPERTY)) != null) {
-            d = LabRun.parseDuration(DURATION_PROPERTY, v);
-        }
-        Duration w = warmup;
-        if ((v = p.getProperty(WARMUP_PROPERTY)) != null) {
-            w = checkedWarmup(WARMUP_PROPERTY, LabRun.parseDuration(WARMUP_PROPERTY, v));
-        }
-        int a = attempts;
-        if ((v = p.getProperty(ATTEMPTS_PROPERTY)) != null) {
-            try {
-                a = checkedAttempts(ATTEMPTS_PROPERTY, Integer.parseInt(v.trim()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(ATTEMPTS_PROPERTY + " must be a whole number of runs, was '" + v + "'");
-            }
-        }
+        return withOverrides(LabProperties.read(p));
+    }
+
+    /** Applies the sweep's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
+    public CapacitySweep withOverrides(LabProperties lab) {
+        List<Integer> r = lab.get(LabProperties.SWEEP_RATES).orElse(rates);
+        Duration d = lab.get(LabProperties.SWEEP_DURATION).orElse(duration);
         List<Integer> checked = checkedRates(RATES_PROPERTY + " / " + DURATION_PROPERTY, r, d);
         rates = checked;
         duration = d;
-        warmup = w;
-        attempts = a;
+        warmup = lab.get(LabProperties.SWEEP_WARMUP).orElse(warmup);
+        attempts = lab.get(LabProperties.SWEEP_ATTEMPTS).orElse(attempts);
         return this;
-    }
-
-    /**
-     * Parses {@code 250,500,750} (spaces and {@code _} allowed).
-     *
-     * @throws IllegalArgumentException naming {@value #RATES_PROPERTY} and the bad entry
-     */
-    static List<Integer> parseRates(String v) {
-        List<Integer> out = new ArrayList<>();
-        for (String part : v.split(",", -1)) {
-            String t = part.trim().replace("_", "");
-            try {
-                out.add(Integer.parseInt(t));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(RATES_PROPERTY + " must be whole numbers of req/s separated by commas"
-                        + " (e.g. 250,500,750); '" + part.trim() + "' in '" + v + "' is not one");
-            }
-        }
-        return out;
     }
 
     /** Checks that every rate makes a valid load with {@code d}; returns the rates ascending. */
@@ -246,7 +217,7 @@ public final class CapacitySweep {
         return List.copyOf(sorted);
     }
 
-    private static Duration checkedWarmup(String what, Duration w) {
+    static Duration checkedWarmup(String what, Duration w) {
         if (w == null || w.isNegative()) {
             throw new IllegalArgumentException(what + " must be zero or positive, was " + w);
         }

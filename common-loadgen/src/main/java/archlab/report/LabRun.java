@@ -1,19 +1,16 @@
 package archlab.report;
 
-import archlab.loadgen.Arrival;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
-import archlab.loadgen.ThreadKind;
 import archlab.profile.JfrRecorder;
 import archlab.profile.ProfileReport;
 import archlab.profile.ProfileSettings;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -24,8 +21,8 @@ import java.util.function.Supplier;
  * report (text first, JSON beside it, the {@code .jfr} beside both) under the module's
  * {@code target/reports/}. Every chapter module calls this with the same load, so their reports compare.
  *
- * <p>Readers may change the load from the command line without touching code; every value is checked
- * and a bad one stops the run with a message naming the property:
+ * <p>Readers may change the load from the command line without touching code; {@link LabProperties} reads every
+ * {@code -Dlab.*} key, a bad value or an unknown key stops the run before it starts with a message naming it:
  * {@code -Dlab.rate=1500 -Dlab.duration=3s -Dlab.timeout=200ms -Dlab.threads=platform|virtual
  * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.trace=1 -Dlab.repeat=1 -Dlab.profile=true}.
  *
@@ -55,10 +52,7 @@ public final class LabRun {
 
     /** @param module the module's artifact id; @param name the report's name (file name) */
     public static LabRun named(String module, String name) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
-            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + name);
-        }
-        return new LabRun(module, name);
+        return new LabRun(module, ReportWriter.checkedName(name));
     }
 
     public LabRun spec(LoadSpec s) {
@@ -89,88 +83,57 @@ public final class LabRun {
         return this;
     }
 
-    /** Applies the reader's {@code -Dlab.*} overrides from the system properties. */
+    /**
+     * Applies the reader's {@code -Dlab.*} overrides from the system properties.
+     *
+     * @throws IllegalArgumentException before anything runs, for an unknown {@code lab.*} key or a bad value
+     *                                  (see {@link LabProperties})
+     */
     public LabRun withOverrides() {
         return withOverrides(System.getProperties());
     }
 
     /**
-     * Applies {@code lab.*} overrides from {@code p}; a bad value throws IllegalArgumentException naming the key.
-     * All or nothing: every value is checked first, and only when all are good are they applied, so a bad
-     * value leaves this LabRun exactly as it was.
+     * Applies {@code lab.*} overrides from {@code p}, read by {@link LabProperties}: an unknown {@code lab.*} key or a
+     * bad value throws IllegalArgumentException naming it. All or nothing: every value is checked first, and only when
+     * all are good are they applied, so bad input leaves this LabRun exactly as it was.
      */
     public LabRun withOverrides(Properties p) {
+        return withOverrides(LabProperties.read(p));
+    }
+
+    /** Applies the load run's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
+    public LabRun withOverrides(LabProperties lab) {
         LoadSpec s = spec;
-        int newRepetitions = repetitions;
-        boolean newProfiled = profiled;
-        String v;
-        if ((v = p.getProperty("lab.rate")) != null) {
-            int rate = parseInt("lab.rate", v);
-            s = checked("lab.rate", v, s, x -> x.withRate(rate));
-        }
-        if ((v = p.getProperty("lab.duration")) != null) {
-            Duration d = parseDuration("lab.duration", v);
-            s = checked("lab.duration", v, s, x -> x.withDuration(d));
-        }
-        if ((v = p.getProperty("lab.timeout")) != null) {
-            Duration d = parseDuration("lab.timeout", v);
-            s = checked("lab.timeout", v, s, x -> x.withTimeout(d));
-        }
-        if ((v = p.getProperty("lab.warmup")) != null) {
-            Duration d = parseDuration("lab.warmup", v);
-            s = checked("lab.warmup", v, s, x -> x.withWarmup(d));
-        }
-        if ((v = p.getProperty("lab.trace")) != null) {
-            int n = parseInt("lab.trace", v);
-            s = checked("lab.trace", v, s, x -> x.withTraceEvery(n));
-        }
-        if ((v = p.getProperty("lab.threads")) != null) {
-            ThreadKind kind;
-            try {
-                kind = ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("lab.threads must be platform or virtual, was '" + v + "'");
-            }
-            s = s.withThreads(kind);
-        }
-        if ((v = p.getProperty("lab.arrival")) != null) {
-            String a = v.trim().toLowerCase(Locale.ROOT);
-            if (a.equals("fixed")) {
-                s = s.withArrival(Arrival.fixed());
-            } else if (a.equals("poisson")) {
-                s = s.withArrival(Arrival.poisson(1L));
-            } else if (a.startsWith("poisson:")) {
-                s = s.withArrival(Arrival.poisson(parseLong("lab.arrival", a.substring("poisson:".length()))));
-            } else {
-                throw new IllegalArgumentException("lab.arrival must be fixed or poisson[:SEED], was '" + v + "'");
-            }
-        }
-        if ((v = p.getProperty("lab.repeat")) != null) {
-            newRepetitions = parseInt("lab.repeat", v);
-            if (newRepetitions < 1) {
-                throw new IllegalArgumentException("lab.repeat must be at least 1, was '" + v + "'");
-            }
-        }
-        if ((v = p.getProperty("lab.profile")) != null) {
-            String b = v.trim().toLowerCase(Locale.ROOT);
-            if (!b.equals("true") && !b.equals("false")) {
-                throw new IllegalArgumentException("lab.profile must be true or false, was '" + v + "'");
-            }
-            newProfiled = b.equals("true");
-        }
+        s = apply(lab, LabProperties.RATE, s, LoadSpec::withRate);
+        s = apply(lab, LabProperties.DURATION, s, LoadSpec::withDuration);
+        s = apply(lab, LabProperties.TIMEOUT, s, LoadSpec::withTimeout);
+        s = apply(lab, LabProperties.WARMUP, s, LoadSpec::withWarmup);
+        s = apply(lab, LabProperties.TRACE, s, LoadSpec::withTraceEvery);
+        s = apply(lab, LabProperties.THREADS, s, LoadSpec::withThreads);
+        s = apply(lab, LabProperties.ARRIVAL, s, LoadSpec::withArrival);
         // every value is good: apply them together
         spec = s;
-        repetitions = newRepetitions;
-        profiled = newProfiled;
+        repetitions = lab.get(LabProperties.REPEAT).orElse(repetitions);
+        profiled = lab.get(LabProperties.PROFILE).orElse(profiled);
         return this;
     }
 
-    /** Applies one override, turning LoadSpec's own refusal (rate 0, negative timeout…) into a message naming the key. */
-    private static LoadSpec checked(String key, String value, LoadSpec s, java.util.function.UnaryOperator<LoadSpec> change) {
+    /**
+     * Applies one override when it is given, turning LoadSpec's own refusal (rate 0, negative timeout…) into a message
+     * naming the key.
+     */
+    private static <T> LoadSpec apply(LabProperties lab, LabProperties.Key<T> key, LoadSpec s,
+            java.util.function.BiFunction<LoadSpec, T, LoadSpec> change) {
+        Optional<T> value = lab.get(key);
+        if (value.isEmpty()) {
+            return s;
+        }
         try {
-            return change.apply(s);
+            return change.apply(s, value.get());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(key + "='" + value + "' is not a valid load: " + e.getMessage(), e);
+            throw new IllegalArgumentException(key.property() + "='" + lab.given(key).orElseThrow() + "' is not a valid load: "
+                    + e.getMessage(), e);
         }
     }
 
@@ -244,55 +207,5 @@ public final class LabRun {
         out.accept(last.text());
         out.accept("report: " + txt.toAbsolutePath() + " (+ .json" + (profiled ? ", .jfr" : "") + ")");
         return new Outcome(last, profile, txt, List.copyOf(reports));
-    }
-
-    private static int parseInt(String key, String v) {
-        try {
-            return Integer.parseInt(v.trim().replace("_", ""));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number, was '" + v + "'");
-        }
-    }
-
-    private static long parseLong(String key, String v) {
-        try {
-            return Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " needs a whole-number seed, was '" + v + "'");
-        }
-    }
-
-    /** A plain decimal amount: {@code 3}, {@code 1.5}, {@code .5}; no sign, exponent, hex or {@code d}/{@code f} suffix. */
-    private static final java.util.regex.Pattern AMOUNT = java.util.regex.Pattern.compile("\\d*\\.?\\d+");
-
-    /** Accepts {@code 3s}, {@code 200ms}, {@code 1.5s}, {@code 2m} or ISO-8601 {@code PT3S}. */
-    static Duration parseDuration(String key, String v) {
-        String t = v.trim().toLowerCase(Locale.ROOT);
-        try {
-            if (t.startsWith("pt")) {
-                return Duration.parse(t.toUpperCase(Locale.ROOT));
-            }
-            if (t.endsWith("ms")) {
-                return Duration.ofNanos(Math.round(amount(t, 2) * 1_000_000L));
-            }
-            if (t.endsWith("s")) {
-                return Duration.ofNanos(Math.round(amount(t, 1) * 1_000_000_000L));
-            }
-            if (t.endsWith("m")) {
-                return Duration.ofNanos(Math.round(amount(t, 1) * 60_000_000_000L));
-            }
-        } catch (NumberFormatException | DateTimeParseException e) {
-            // fall through to the message below
-        }
-        throw new IllegalArgumentException(key + " must be a duration such as 3s, 200ms or PT3S, was '" + v + "'");
-    }
-
-    /** The number before a unit suffix of {@code suffixLength} characters. */
-    private static double amount(String t, int suffixLength) {
-        String number = t.substring(0, t.length() - suffixLength).trim();
-        if (!AMOUNT.matcher(number).matches()) {
-            throw new NumberFormatException(number);
-        }
-        return Double.parseDouble(number);
     }
 }

@@ -25,7 +25,21 @@ public final class ReportWriter {
 
     private static final ObjectMapper JSON = mapper();
 
+    /** What a report's name may hold: it becomes a file name under the reports folder. */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9._-]+");
+
     private ReportWriter() {
+    }
+
+    /**
+     * @return {@code name}, when it is safe as a report's file name: letters, digits, '.', '_' or '-'
+     * @throws IllegalArgumentException otherwise ('/', spaces, an empty name …)
+     */
+    public static String checkedName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("report name must be letters, digits, '.', '_' or '-', was " + name);
+        }
+        return name;
     }
 
     /** @return the module's reports folder: {@code archlab.reports.dir}, else {@code target/reports} */

@@ -173,6 +173,51 @@ class LabRunOverridesTest {
         assertThat(run.spec()).isEqualTo(LoadSpec.book());
     }
 
+    @Test
+    @DisplayName("an unknown lab.* key stops the load run, naming the key and the known keys, and changes nothing")
+    void unknownKeyIsRefused() {
+        LabRun run = fresh().spec(LoadSpec.book().withRate(200)).repetitions(2).profiled(false);
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> run.withOverrides(props("lab.rat", "1000", "lab.duration", "1s", "lab.profile", "true")))
+                .withMessageStartingWith("unknown property -Dlab.rat=1000 (did you mean lab.rate?); known: lab.rate, ")
+                .withMessageContaining(LabProperties.knownKeys());
+        assertThat(run.spec()).isEqualTo(LoadSpec.book().withRate(200));
+        assertThat(run.repetitions()).isEqualTo(2);
+        assertThat(run.profiled()).isFalse();
+    }
+
+    @Test
+    @DisplayName("the sweep's keys are known to a load run too: one command line may carry both, the load's keys apply")
+    void sweepKeysAreKnown() {
+        LabRun run = fresh().withOverrides(props("lab.rate", "1000", "lab.sweep.rates", "250,500", "lab.sweep.attempts", "1"));
+        assertThat(run.spec()).isEqualTo(LoadSpec.book().withRate(1000));
+    }
+
+    static Stream<Arguments> badValueMessages() {
+        return Stream.of(
+                Arguments.of("lab.rate", "fast", "lab.rate must be a whole number, was 'fast'"),
+                Arguments.of("lab.rate", "0", "lab.rate='0' is not a valid load: ratePerSecond must be 1..1,000,000, was 0"),
+                Arguments.of("lab.duration", "soon", "lab.duration must be a duration such as 3s, 200ms or PT3S, was 'soon'"),
+                Arguments.of("lab.duration", "0s", "lab.duration='0s' is not a valid load: duration must be positive, was PT0S"),
+                Arguments.of("lab.timeout", "never", "lab.timeout must be a duration such as 3s, 200ms or PT3S, was 'never'"),
+                Arguments.of("lab.trace", "-1",
+                        "lab.trace='-1' is not a valid load: traceEvery must be 0 (off), 1 (all) or N (1 in N), was -1"),
+                Arguments.of("lab.threads", "green", "lab.threads must be platform or virtual, was 'green'"),
+                Arguments.of("lab.arrival", "bursty", "lab.arrival must be fixed or poisson[:SEED], was 'bursty'"),
+                Arguments.of("lab.arrival", "poisson:x", "lab.arrival needs a whole-number seed, was 'x'"),
+                Arguments.of("lab.repeat", "0", "lab.repeat must be at least 1, was '0'"),
+                Arguments.of("lab.repeat", "twice", "lab.repeat must be a whole number, was 'twice'"),
+                Arguments.of("lab.profile", "maybe", "lab.profile must be true or false, was 'maybe'"));
+    }
+
+    @ParameterizedTest(name = "-D{0}={1}")
+    @MethodSource("badValueMessages")
+    @DisplayName("a bad value's message is the one readers know: the property, the value as typed, what is wanted")
+    void badValueMessageIsUnchanged(String key, String value, String message) {
+        assertThatIllegalArgumentException().isThrownBy(() -> fresh().withOverrides(props(key, value)))
+                .withMessage(message);
+    }
+
     @ParameterizedTest(name = "name \"{0}\"")
     @ValueSource(strings = {"a/b", "../escape", "with space", " lead", "tab\there", "back\\slash"})
     @NullAndEmptySource

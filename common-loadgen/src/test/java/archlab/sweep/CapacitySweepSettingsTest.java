@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.loadgen.LoadSpec;
 import archlab.report.CapacitySweep;
+import archlab.report.LabProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The sweep's settings and their -D overrides: checked before anything runs, with messages naming the property. */
 class CapacitySweepSettingsTest {
@@ -74,6 +77,51 @@ class CapacitySweepSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lab.sweep.duration");
         assertThat(s.rates()).isEqualTo(CapacitySweep.DEFAULT_RATES);
         assertThat(s.duration()).isEqualTo(CapacitySweep.DEFAULT_DURATION);
+    }
+
+    @Test
+    @DisplayName("an unknown lab.* key stops the sweep, naming the key and the known keys, and changes nothing")
+    void unknownKeyIsRefused() {
+        CapacitySweep s = sweep();
+        assertThatThrownBy(() -> s.withOverrides(props("lab.sweep.rate", "250", "lab.sweep.duration", "2s")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("unknown property -Dlab.sweep.rate=250 (did you mean lab.sweep.rates?); known: ")
+                .hasMessageContaining(LabProperties.knownKeys());
+        assertThat(s.rates()).isEqualTo(CapacitySweep.DEFAULT_RATES);
+        assertThat(s.duration()).isEqualTo(CapacitySweep.DEFAULT_DURATION);
+    }
+
+    @Test
+    @DisplayName("the load run's keys are known to the sweep too, and the sweep's own keys still apply")
+    void loadKeysAreKnown() {
+        CapacitySweep s = sweep().withOverrides(props("lab.rate", "1000", "lab.repeat", "3", "lab.sweep.duration", "2s",
+                "lab.sweep.attempts", "1"));
+        assertThat(s.duration()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.rates()).isEqualTo(CapacitySweep.DEFAULT_RATES);
+    }
+
+    @ParameterizedTest(name = "-D{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+        "lab.sweep.rates    | 250,fast | lab.sweep.rates must be whole numbers of req/s separated by commas (e.g. 250,500,750); 'fast' in '250,fast' is not one",
+        "lab.sweep.duration | soon     | lab.sweep.duration must be a duration such as 3s, 200ms or PT3S, was 'soon'",
+        "lab.sweep.warmup   | PT-3S    | lab.sweep.warmup must be zero or positive, was PT-3S",
+        "lab.sweep.attempts | 0        | lab.sweep.attempts must be 1..10 runs of one rate, was 0",
+        "lab.sweep.attempts | three    | lab.sweep.attempts must be a whole number of runs, was 'three'"})
+    @DisplayName("a bad value's message is the one readers know: the property, the value as typed, what is wanted")
+    void badValueMessageIsUnchanged(String key, String value, String message) {
+        assertThatThrownBy(() -> sweep().withOverrides(props(key, value)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(message);
+    }
+
+    @Test
+    @DisplayName("CapacitySweep.name refuses the report names LabRun.named refuses, and accepts the ones it accepts")
+    void nameFollowsTheReportNameRule() {
+        for (String bad : new String[] {"a/b", "../escape", "with space", ""}) {
+            assertThatThrownBy(() -> sweep().name(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("report name must be letters, digits, '.', '_' or '-', was " + bad);
+        }
+        assertThatThrownBy(() -> sweep().name(null)).isInstanceOf(IllegalArgumentException.class);
+        sweep().name("sweep-limiter-lifted_v2.1");
     }
 
     @Test
