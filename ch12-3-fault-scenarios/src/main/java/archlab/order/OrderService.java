@@ -5,24 +5,19 @@ import archlab.downstream.ChargeResult;
 import archlab.downstream.DownstreamException;
 import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.Inventory;
-import archlab.downstream.LatencyModel;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.PaymentDeclinedException;
 import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
 import archlab.loadgen.DeadlineExceededException;
-import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -88,111 +83,6 @@ public final class OrderService implements AutoCloseable {
     public static final String TABLE_READ = "table.read";
     public static final String RETRY_BACKOFF = "retry.backoff";
 
-    /**
-     * How the service is put together. Immutable; change a copy with the {@code with...} methods.
-     *
-     * @param clock            the time of the cache, the limiter and the outbox, nanoseconds
-     * @param executor         where background work runs: the cache's maintenance and the relay's deliveries
-     * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
-     * @param cache            the read cache, or {@code null} for none
-     * @param payLimit         the token bucket in front of pay, or {@code null} for none
-     * @param relay            the outbox relay's retry, back-off and batching
-     * @param reserveRetry     attempts, backoff and per-call budget of the keyed reserve
-     * @param chargeRetry      attempts, backoff and per-call budget of the keyed charge
-     * @param paymentBreaker   the circuit breaker in front of payment, or {@code null} for none
-     * @param reconciler       when the reconciler looks at an unknown charge, and how it retries releases
-     * @param sleeper          how the retries wait between attempts (tests advance a fake clock)
-     */
-    public record Settings(NanoClock clock, Executor executor, LatencyModel tableReadLatency,
-                           OrderCache.Settings cache, RateLimiter.Settings payLimit, OutboxRelay.Settings relay,
-                           RetryPolicy reserveRetry, RetryPolicy chargeRetry, CircuitBreaker.Settings paymentBreaker,
-                           Reconciler.Settings reconciler, RetryPolicy.Sleeper sleeper) {
-
-        /**
-         * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
-         * on the virtual-thread carriers, so a delivery's reply delay never queues behind requests' wake-ups.
-         */
-        private static final Executor BACKGROUND = Executors.newCachedThreadPool(
-                Thread.ofPlatform().daemon(true).name("order-background-", 1).factory());
-
-        // tag::budgets[]
-        /**
-         * Reserve: 3 attempts of at most 20 ms each (inventory answers in 2 ms), backoff 2 ms doubling to 10 ms.
-         * Charge: 3 attempts of at most 80 ms each (twice the slow scenario's 40 ms), backoff 5 ms doubling to 20 ms.
-         * Two charge attempts and their backoff fit in the book's 200 ms timeout; the third only if time is left.
-         */
-        public static final RetryPolicy RESERVE_RETRY =
-                new RetryPolicy(3, Duration.ofMillis(2), Duration.ofMillis(10), Duration.ofMillis(20), 0x5EED_0001L);
-        public static final RetryPolicy CHARGE_RETRY =
-                new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofMillis(80), 0x5EED_0002L);
-        /** Opens when half of the last 20 charges (at least 10 seen) failed without an answer; a trial after 100 ms. */
-        public static final CircuitBreaker.Settings PAYMENT_BREAKER =
-                new CircuitBreaker.Settings(20, 10, 0.5, Duration.ofMillis(100));
-        // end::budgets[]
-
-        /**
-         * The system clock, background work on daemon platform threads, the book's table, cache and limiter on,
-         * the retries, breaker and reconciler above.
-         */
-        public static final Settings DEFAULT = new Settings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
-                OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
-                RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL);
-
-        public Settings {
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(executor, "executor");
-            Objects.requireNonNull(tableReadLatency, "tableReadLatency");
-            Objects.requireNonNull(relay, "relay");
-            Objects.requireNonNull(reserveRetry, "reserveRetry");
-            Objects.requireNonNull(chargeRetry, "chargeRetry");
-            Objects.requireNonNull(reconciler, "reconciler");
-            Objects.requireNonNull(sleeper, "sleeper");
-        }
-
-        public Settings withClock(NanoClock c) {
-            return new Settings(c, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withExecutor(Executor e) {
-            return new Settings(clock, e, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withTableReadLatency(LatencyModel l) {
-            return new Settings(clock, executor, l, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param c the cache's settings, or {@code null} for no cache */
-        public Settings withCache(OrderCache.Settings c) {
-            return new Settings(clock, executor, tableReadLatency, c, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param l the pay limit, or {@code null} for none */
-        public Settings withPayLimit(RateLimiter.Settings l) {
-            return new Settings(clock, executor, tableReadLatency, cache, l, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withRelay(OutboxRelay.Settings r) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, r, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withRetries(RetryPolicy reserve, RetryPolicy charge) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserve, charge, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param b the payment breaker's settings, or {@code null} for none */
-        public Settings withPaymentBreaker(CircuitBreaker.Settings b) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, b, reconciler, sleeper);
-        }
-
-        public Settings withReconciler(Reconciler.Settings r) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, r, sleeper);
-        }
-
-        public Settings withSleeper(RetryPolicy.Sleeper s) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, s);
-        }
-    }
-
     // tag::lock[]
     // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
     // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
@@ -216,13 +106,13 @@ public final class OrderService implements AutoCloseable {
     private final Reconciler reconciler;
     private final LongAdder retries = new LongAdder();
 
-    /** The chapter's service with {@link Settings#DEFAULT}; its relay is not started (see {@link #relay()}). */
+    /** The chapter's service with {@link OrderServiceSettings#DEFAULT}; its relay is not started (see {@link #relay()}). */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, Settings.DEFAULT);
+        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
     }
 
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, Settings settings) {
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.payments = Objects.requireNonNull(payments, "payments");
         this.table = new OrderTable(settings.tableReadLatency());
