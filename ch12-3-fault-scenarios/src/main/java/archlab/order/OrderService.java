@@ -2,13 +2,9 @@ package archlab.order;
 
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
-import archlab.downstream.DownstreamException;
-import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
-import archlab.downstream.PaymentDeclinedException;
-import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
 import archlab.loadgen.DeadlineExceededException;
 import archlab.loadgen.RequestContext;
@@ -127,7 +123,7 @@ public final class OrderService implements AutoCloseable {
         this.chargeRetry = settings.chargeRetry();
         this.sleeper = settings.sleeper();
         this.paymentBreaker = settings.paymentBreaker() == null ? null
-                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), OrderService::providerFailed);
+                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::isFault);
         this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
                 settings.reconciler(), new Resolver());
     }
@@ -196,7 +192,7 @@ public final class OrderService implements AutoCloseable {
                 String key = claim.reservationKeys().get(i);
                 try (Span s = ctx.span(INVENTORY)) {
                     reserveRetry.runVoid(ctx, c -> inventory.reserve(c, key, item.sku(), item.quantity()),
-                            OrderService::worthRetrying, backoff(ctx), retries);
+                            DownstreamErrors::isFault, backoff(ctx), retries);
                 }
             }
         } catch (RuntimeException e) {
@@ -205,7 +201,7 @@ public final class OrderService implements AutoCloseable {
         }
         ChargeAttempts charge = new ChargeAttempts(paying);
         try (Span s = ctx.span(PAYMENT)) {
-            chargeRetry.run(ctx, charge::attempt, OrderService::worthRetrying, backoff(ctx), retries);
+            chargeRetry.run(ctx, charge::attempt, DownstreamErrors::isFault, backoff(ctx), retries);
         } catch (RuntimeException e) {
             if (!charge.mayHaveCharged) {
                 reconciler.release(paying.id(), claim.reservationKeys());
@@ -243,7 +239,7 @@ public final class OrderService implements AutoCloseable {
                 return result;
             } catch (RuntimeException e) {
                 record(e);
-                mayHaveCharged |= unanswered(e);
+                mayHaveCharged |= DownstreamErrors.unanswered(e);
                 throw e;
             }
         }
@@ -256,30 +252,6 @@ public final class OrderService implements AutoCloseable {
     }
     // end::attempt[]
 
-    // tag::unanswered[]
-    /** @return whether the call reached the downstream and ended without an answer: it may have taken effect */
-    static boolean unanswered(RuntimeException e) {
-        return switch (e) {
-            case DownstreamTimeoutException t -> !t.passedOnArrival();
-            case PaymentReplyLostException lost -> true;
-            case PaymentDeclinedException declined -> false;
-            case DownstreamException other -> true; // no answer we understand: assume it may have happened
-            default -> false; // refused before the call (open breaker, key conflict, bad input)
-        };
-    }
-
-    /** @return whether another attempt may help: no answer, or a downstream error; never a decline or a refusal */
-    static boolean worthRetrying(RuntimeException e) {
-        return e instanceof DownstreamTimeoutException
-                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
-    }
-
-    /** @return whether a payment outcome says the provider is failing (a decline is the provider working) */
-    static boolean providerFailed(Throwable e) {
-        return e instanceof DownstreamTimeoutException
-                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
-    }
-    // end::unanswered[]
     // end::charge[]
 
     private RetryPolicy.Sleeper backoff(RequestContext ctx) {
