@@ -1,7 +1,5 @@
 package archlab.order;
 
-import archlab.downstream.ChargeRequest;
-import archlab.downstream.ChargeResult;
 import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
@@ -199,11 +197,11 @@ public final class OrderService implements AutoCloseable {
             reconciler.release(paying.id(), claim.reservationKeys()); // keyed: also undoes a reserve whose reply was late
             throw e;
         }
-        ChargeAttempts charge = new ChargeAttempts(paying);
+        ChargeAttempts charge = new ChargeAttempts(payments, paymentBreaker, paying);
         try (Span s = ctx.span(PAYMENT)) {
             chargeRetry.run(ctx, charge::attempt, DownstreamErrors::isFault, backoff(ctx), retries);
         } catch (RuntimeException e) {
-            if (!charge.mayHaveCharged) {
+            if (!charge.mayHaveCharged()) {
                 reconciler.release(paying.id(), claim.reservationKeys());
                 throw e; // definitive: nothing was charged
             }
@@ -216,43 +214,6 @@ public final class OrderService implements AutoCloseable {
         return commit(ctx, paying);
     }
     // end::pay[]
-
-    // tag::charge[]
-    // tag::attempt[]
-    /** The attempts of one charge: each through the breaker, all with the same key; remembers whether money may have moved. */
-    private final class ChargeAttempts {
-        private final ChargeRequest request;
-        /** Whether some attempt ended without an answer after it reached the provider: the money may have moved. */
-        boolean mayHaveCharged;
-
-        ChargeAttempts(Order paying) {
-            this.request = new ChargeRequest(paying.id(), paying.totalCents(), idempotencyKey(paying));
-        }
-
-        ChargeResult attempt(RequestContext call) {
-            if (paymentBreaker != null) {
-                paymentBreaker.acquire(); // CircuitOpenException: this attempt was never sent
-            }
-            try {
-                ChargeResult result = payments.charge(call, request);
-                record(null);
-                return result;
-            } catch (RuntimeException e) {
-                record(e);
-                mayHaveCharged |= DownstreamErrors.unanswered(e);
-                throw e;
-            }
-        }
-
-        private void record(RuntimeException e) {
-            if (paymentBreaker != null) {
-                paymentBreaker.record(e);
-            }
-        }
-    }
-    // end::attempt[]
-
-    // end::charge[]
 
     private RetryPolicy.Sleeper backoff(RequestContext ctx) {
         return nanos -> {
