@@ -123,7 +123,8 @@ public final class OrderService implements AutoCloseable {
         this.paymentBreaker = settings.paymentBreaker() == null ? null
                 : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::isFault);
         this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
-                settings.reconciler(), new Resolver());
+                settings.reconciler(), new PayingOrderResolver(lock, table, outbox,
+                        orderId -> invalidate(RequestContext.background(), orderId)));
     }
 
     /**
@@ -342,45 +343,6 @@ public final class OrderService implements AutoCloseable {
         return paid;
     }
     // end::commit[]
-
-    /** What the reconciler may do to an order it resolves: only PAYING orders, under the lock. */
-    private final class Resolver implements Reconciler.Resolver {
-        @Override
-        public boolean markPaid(String orderId) {
-            RequestContext ctx = RequestContext.background();
-            acquire(ctx);
-            try {
-                Order order = table.current(orderId);
-                if (order == null || order.status() != OrderStatus.PAYING) {
-                    return false;
-                }
-                Order paid = order.markPaid();
-                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
-                table.put(paid);
-            } finally {
-                lock.unlock();
-            }
-            invalidate(ctx, orderId);
-            return true;
-        }
-
-        @Override
-        public boolean markCreated(String orderId) {
-            RequestContext ctx = RequestContext.background();
-            acquire(ctx);
-            try {
-                Order order = table.current(orderId);
-                if (order == null || order.status() != OrderStatus.PAYING) {
-                    return false;
-                }
-                table.put(order.markCreated());
-            } finally {
-                lock.unlock();
-            }
-            invalidate(ctx, orderId);
-            return true;
-        }
-    }
 
     private void invalidate(RequestContext ctx, String orderId) {
         if (cache != null) {
