@@ -8,7 +8,6 @@ import archlab.loadgen.DeadlineExceededException;
 import archlab.loadgen.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,14 +26,16 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Per-call timeouts.</b> Every reserve and charge gets a budget of its own ({@link RetryPolicy#perCallBudget()})
  *       carved out of the request's deadline, so one slow call cannot eat the whole request.</li>
  *   <li><b>Bounded, keyed retries.</b> Only idempotent calls are retried — the keyed reserve (one
- *       {@link #reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
- *       never past the deadline.</li>
+ *       {@link Claim#reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
+ *       never past the deadline, and only on a fault ({@link DownstreamErrors#isFault}).</li>
  *   <li><b>Fail fast.</b> A {@link CircuitBreaker} in front of payment refuses pays at once while the provider
- *       keeps timing out (counted as rejected, nothing claimed or reserved).</li>
- *   <li><b>Unknown is not failed.</b> A charge whose every attempt ended without an answer (a timeout during
- *       the reply, a lost reply) may have moved money: the order stays PAYING and goes to the
- *       {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID (notification
- *       in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again.</li>
+ *       keeps timing out (counted as rejected, nothing claimed or reserved); every charge attempt goes through
+ *       it ({@link ChargeAttempts}).</li>
+ *   <li><b>Unknown is not failed.</b> A charge with an attempt that reached the provider and ended without an
+ *       answer (a timeout during the reply, a lost reply) may have moved money: the order stays PAYING and goes
+ *       to the {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID
+ *       (notification in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again
+ *       — changing the order only through {@link PayingOrderResolver}, under the lock.</li>
  *   <li><b>Compensation off the request path.</b> A definitive failure (a decline, a refused reserve, an open
  *       breaker) hands the release to the reconciler, which retries it (keyed, idempotent) until it is done; the
  *       caller is answered at once, never held past its deadline.</li>
@@ -238,14 +239,6 @@ public final class OrderService implements AutoCloseable {
         return "pay:" + orderId;
     }
 
-    /**
-     * The key of the reservation of item {@code item} in the {@code claim}-th claim of any order: the same on
-     * every retry of one reserve, new for every claim (a pay after a released claim reserves afresh).
-     */
-    static String reservationKey(String orderId, long claim, int item) {
-        return "rsv:" + orderId + ":" + claim + ":" + item;
-    }
-
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
@@ -299,10 +292,6 @@ public final class OrderService implements AutoCloseable {
         relay.stop();
     }
 
-    /** A claimed order and the keys of its reservations, one per item. */
-    private record Claim(Order order, List<String> reservationKeys) {
-    }
-
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private Claim claim(RequestContext ctx, String orderId) {
         Order paying;
@@ -318,12 +307,7 @@ public final class OrderService implements AutoCloseable {
             lock.unlock();
         }
         invalidate(ctx, orderId);
-        long n = claims.incrementAndGet();
-        List<String> keys = new ArrayList<>(paying.items().size());
-        for (int i = 0; i < paying.items().size(); i++) {
-            keys.add(reservationKey(orderId, n, i));
-        }
-        return new Claim(paying, List.copyOf(keys));
+        return Claim.of(paying, claims.incrementAndGet());
     }
 
     // tag::commit[]
