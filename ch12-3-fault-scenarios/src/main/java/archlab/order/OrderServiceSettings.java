@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * with every component spelled out. Each new setting then rewrites all of them, the diff between two
  * checkpoints shows every {@code with...} changed for one new field, and an argument slipped into the wrong
  * place still compiles when two components share a type. Here a {@code with...} method changes one field of
- * a {@link Draft}, the one place that lists every component; a new setting is a component, its lines in the
- * draft and a {@code with...} method of its own, and no other method changes.
+ * a {@code Draft}, a mutable copy that is, besides the record's header, the only code listing every component.
+ * A new setting is a component, its three lines in the draft and a {@code with...} method of its own; no other
+ * method changes.
  *
  * <p>Thread-safety: immutable, safe to share.
  *
@@ -140,7 +141,7 @@ public record OrderServiceSettings(
         return draft.build();
     }
 
-    /** A mutable copy of every component, the one place that lists them all. Confined to the {@code with...} call that made it. */
+    /** A mutable copy of every component: a field each, copied in, built back. Confined to the {@code with...} call that made it. */
     private static final class Draft {
         NanoClock clock;
         Executor executor;

@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  * resolves an order long after its pay returned, on another thread; if it wrote the table on its own terms it
  * could skip the lock every other change takes, mark an order PAID without recording its notification (a paid
  * order nobody is told about), leave the cache answering PAYING, or resolve an order that is no longer PAYING
- * and so no longer the reconciler's to finish. Here it goes through the same steps as pay's commit: the lock,
- * the status check, the outbox before the table, the cache invalidated after the lock is released.
+ * and so no longer the reconciler's to finish. Here it takes the lock every change takes, checks that the
+ * order is still PAYING, appends the notification before it writes the table (as pay's commit does), and
+ * invalidates the cache after the lock is released.
  *
  * <p>Thread-safety: safe to call from any thread; every change is made under the service's lock.
  */
