@@ -3,12 +3,10 @@ package archlab.order;
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.Inventory;
-import archlab.downstream.LatencyModel;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
 import archlab.loadgen.Deadline;
-import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
@@ -17,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -66,64 +62,6 @@ public final class OrderService implements AutoCloseable {
     /** The deadline of a compensation (releasing stock after a failed charge): its own, not the request's, which may have passed. */
     static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(1);
 
-    /**
-     * How the service is put together. Immutable; change a copy with the {@code with...} methods.
-     *
-     * @param clock            the time of the cache, the limiter and the outbox, nanoseconds
-     * @param executor         where background work runs: the cache's maintenance and the relay's deliveries
-     * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
-     * @param cache            the read cache, or {@code null} for none
-     * @param payLimit         the token bucket in front of pay, or {@code null} for none
-     * @param relay            the outbox relay's retry, back-off and batching
-     */
-    public record Settings(NanoClock clock, Executor executor, LatencyModel tableReadLatency,
-                           OrderCache.Settings cache, RateLimiter.Settings payLimit, OutboxRelay.Settings relay) {
-
-        /**
-         * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
-         * on the virtual-thread carriers, so a delivery's reply delay never queues behind requests' wake-ups.
-         */
-        private static final Executor BACKGROUND = Executors.newCachedThreadPool(
-                Thread.ofPlatform().daemon(true).name("order-background-", 1).factory());
-
-        /** The system clock, background work on daemon platform threads, the book's table, cache and limiter on. */
-        public static final Settings DEFAULT = new Settings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
-                OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT);
-
-        public Settings {
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(executor, "executor");
-            Objects.requireNonNull(tableReadLatency, "tableReadLatency");
-            Objects.requireNonNull(relay, "relay");
-        }
-
-        public Settings withClock(NanoClock c) {
-            return new Settings(c, executor, tableReadLatency, cache, payLimit, relay);
-        }
-
-        public Settings withExecutor(Executor e) {
-            return new Settings(clock, e, tableReadLatency, cache, payLimit, relay);
-        }
-
-        public Settings withTableReadLatency(LatencyModel l) {
-            return new Settings(clock, executor, l, cache, payLimit, relay);
-        }
-
-        /** @param c the cache's settings, or {@code null} for no cache */
-        public Settings withCache(OrderCache.Settings c) {
-            return new Settings(clock, executor, tableReadLatency, c, payLimit, relay);
-        }
-
-        /** @param l the pay limit, or {@code null} for none */
-        public Settings withPayLimit(RateLimiter.Settings l) {
-            return new Settings(clock, executor, tableReadLatency, cache, l, relay);
-        }
-
-        public Settings withRelay(OutboxRelay.Settings r) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, r);
-        }
-    }
-
     // tag::lock[]
     // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
     // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
@@ -140,13 +78,13 @@ public final class OrderService implements AutoCloseable {
     private final Outbox outbox;
     private final OutboxRelay relay;
 
-    /** The chapter's service with {@link Settings#DEFAULT}; its relay is not started (see {@link #relay()}). */
+    /** The chapter's service with {@link OrderServiceSettings#DEFAULT}; its relay is not started (see {@link #relay()}). */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, Settings.DEFAULT);
+        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
     }
 
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, Settings settings) {
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.payments = Objects.requireNonNull(payments, "payments");
         this.table = new OrderTable(settings.tableReadLatency());

@@ -32,9 +32,9 @@ class AblationOpenLoopTest {
     @BeforeAll
     void runBothAblations() {
         noCache = LabRun.named(BookLab.MODULE, "ablation-no-cache").withOverrides()
-                .run(() -> new BookLab(OrderService.Settings.DEFAULT.withCache(null)));
+                .run(() -> new BookLab(OrderServiceSettings.DEFAULT.withCache(null)));
         noLimiter = LabRun.named(BookLab.MODULE, "ablation-no-limiter").withOverrides()
-                .run(() -> new BookLab(OrderService.Settings.DEFAULT.withPayLimit(null)));
+                .run(() -> new BookLab(OrderServiceSettings.DEFAULT.withPayLimit(null)));
     }
 
     @Test

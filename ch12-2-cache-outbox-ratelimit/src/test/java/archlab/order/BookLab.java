@@ -42,7 +42,7 @@ final class BookLab implements LabFixture {
     final Duration inventoryLatency;
     final Duration paymentLatency;
     final Duration notifyLatency;
-    final OrderService.Settings serviceSettings;
+    final OrderServiceSettings serviceSettings;
     final Downstream downstream;
     final OrderService service;
     final BookWorkload workload;
@@ -52,15 +52,15 @@ final class BookLab implements LabFixture {
 
     /** The book's downstream, 2 / 4 / 2 ms, and the chapter's service. */
     BookLab() {
-        this(DownstreamSettings.BOOK, OrderService.Settings.DEFAULT, BookWorkload.DEFAULT_POOL);
+        this(DownstreamSettings.BOOK, OrderServiceSettings.DEFAULT, BookWorkload.DEFAULT_POOL);
     }
 
     /** The book's downstream and a service put together as {@code serviceSettings} say (the ablations). */
-    BookLab(OrderService.Settings serviceSettings) {
+    BookLab(OrderServiceSettings serviceSettings) {
         this(DownstreamSettings.BOOK, serviceSettings, BookWorkload.DEFAULT_POOL);
     }
 
-    BookLab(DownstreamSettings settings, OrderService.Settings serviceSettings, int poolSize) {
+    BookLab(DownstreamSettings settings, OrderServiceSettings serviceSettings, int poolSize) {
         this(Downstream.create(settings), null, settings.inventoryLatency(), settings.paymentLatency(),
                 settings.notifyLatency(), new ReportLine("downstream_latency", String.format("inventory=%dms payment=%dms notify=%dms",
                         settings.inventoryLatency().toMillis(), settings.paymentLatency().toMillis(),
@@ -75,11 +75,11 @@ final class BookLab implements LabFixture {
     private BookLab(Scenario scenario, Timeline timeline) {
         this(scenario.newDownstream(timeline), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
                 scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
-                OrderService.Settings.DEFAULT, BookWorkload.DEFAULT_POOL);
+                OrderServiceSettings.DEFAULT, BookWorkload.DEFAULT_POOL);
     }
 
     private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
-                    Duration notifyLatency, ReportLine downstreamLine, OrderService.Settings serviceSettings, int poolSize) {
+                    Duration notifyLatency, ReportLine downstreamLine, OrderServiceSettings serviceSettings, int poolSize) {
         if (!warmedUp) {
             warmUpTheJit(serviceSettings);
             warmedUp = true;
@@ -189,7 +189,7 @@ final class BookLab implements LabFixture {
      * second is spent in its interpreter and JIT, and on a 2-core machine those stalls (tens of ms) land in the
      * first requests' latency, not in the service's. Not measured, not in any report.
      */
-    private static void warmUpTheJit(OrderService.Settings serviceSettings) {
+    private static void warmUpTheJit(OrderServiceSettings serviceSettings) {
         Downstream scratch = Downstream.create(DownstreamSettings.BOOK);
         OrderService service = new OrderService(scratch.inventory(), scratch.payments(), scratch.notifier(),
                 serviceSettings.payLimit() == null ? serviceSettings

@@ -58,7 +58,7 @@ class CacheLatencyRunsTest {
         List<Row> rows = new ArrayList<>();
         for (int readMillis : new int[] {0, 1}) {
             for (boolean cache : new boolean[] {true, false}) {
-                OrderService.Settings settings = settings(readMillis, cache);
+                OrderServiceSettings settings = settings(readMillis, cache);
                 String name = "cache-read-" + readMillis + "ms-" + (cache ? "on" : "off");
                 LabRun.Outcome o = LabRun.named(BookLab.MODULE, name).withOverrides().profiled(false)
                         .run(() -> new BookLab(settings));
@@ -125,8 +125,8 @@ class CacheLatencyRunsTest {
                 service.cache().map(OrderCache::hitRatio).orElse(0.0), s.p50Micros(), s.p99Micros(), s.meanMicros());
     }
 
-    private static OrderService.Settings settings(int readMillis, boolean cache) {
-        OrderService.Settings s = OrderService.Settings.DEFAULT
+    private static OrderServiceSettings settings(int readMillis, boolean cache) {
+        OrderServiceSettings s = OrderServiceSettings.DEFAULT
                 .withTableReadLatency(LatencyModel.constant(Duration.ofMillis(readMillis)));
         return cache ? s : s.withCache(null);
     }

@@ -55,7 +55,7 @@ class CapacitySweepTest {
      */
     private static final List<Integer> RATES = java.util.stream.Stream.concat(CapacitySweep.DEFAULT_RATES.stream(),
             java.util.stream.Stream.of(12_000, 16_000, 24_000, 32_000)).toList();
-    private static final RateLimiter.Settings LIMIT = OrderService.Settings.DEFAULT.payLimit();
+    private static final RateLimiter.Settings LIMIT = OrderServiceSettings.DEFAULT.payLimit();
 
     private CapacitySweep lifted;
     private SweepReport liftedReport;
@@ -74,14 +74,14 @@ class CapacitySweepTest {
         lifted = CapacitySweep.of(BookLab.MODULE, LabRun.named(BookLab.MODULE, "sweep").withOverrides().spec(), payFloorNanos)
                 .name("sweep-limiter-lifted").rates(RATES).withOverrides();
         int liftedPool = poolFor(lifted);
-        liftedReport = lifted.run(() -> new BookLab(DownstreamSettings.BOOK, OrderService.Settings.DEFAULT.withPayLimit(null), liftedPool));
+        liftedReport = lifted.run(() -> new BookLab(DownstreamSettings.BOOK, OrderServiceSettings.DEFAULT.withPayLimit(null), liftedPool));
 
         limited = CapacitySweep.of(BookLab.MODULE, LabRun.named(BookLab.MODULE, "sweep").withOverrides().spec(), payFloorNanos)
                 .name("sweep").rates(RATES).withOverrides();
         int limitedPool = poolFor(limited);
         List<TimedLab> all = new ArrayList<>();
         limitedReport = limited.run(() -> {
-            TimedLab lab = new TimedLab(new BookLab(DownstreamSettings.BOOK, OrderService.Settings.DEFAULT, limitedPool));
+            TimedLab lab = new TimedLab(new BookLab(DownstreamSettings.BOOK, OrderServiceSettings.DEFAULT, limitedPool));
             all.add(lab);
             return lab;
         });

@@ -192,12 +192,12 @@ class OutboxRelayTest {
 
     private static OrderService realTimeService(Notifier notifier, OutboxRelay.Settings relay) {
         return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
-                OrderService.Settings.DEFAULT.withPayLimit(null).withRelay(relay));
+                OrderServiceSettings.DEFAULT.withPayLimit(null).withRelay(relay));
     }
 
     private static OrderService fakeTimeService(ManualClock clock, Notifier notifier, OutboxRelay.Settings relay) {
         return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
-                OrderService.Settings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(null).withRelay(relay));
+                OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(null).withRelay(relay));
     }
 
     private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) {

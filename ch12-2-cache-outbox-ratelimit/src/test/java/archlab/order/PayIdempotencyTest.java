@@ -44,7 +44,7 @@ class PayIdempotencyTest {
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
 
     private OrderService service(Payments payments) {
-        return new OrderService(inventory, payments, notifier, OrderService.Settings.DEFAULT.withPayLimit(null));
+        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null));
     }
 
     @Test

@@ -1,28 +1,16 @@
 package archlab.order;
 
-import archlab.downstream.ChargeRequest;
-import archlab.downstream.ChargeResult;
-import archlab.downstream.DownstreamException;
-import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.Inventory;
-import archlab.downstream.LatencyModel;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
-import archlab.downstream.PaymentDeclinedException;
-import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
 import archlab.loadgen.DeadlineExceededException;
-import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -38,14 +26,16 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Per-call timeouts.</b> Every reserve and charge gets a budget of its own ({@link RetryPolicy#perCallBudget()})
  *       carved out of the request's deadline, so one slow call cannot eat the whole request.</li>
  *   <li><b>Bounded, keyed retries.</b> Only idempotent calls are retried — the keyed reserve (one
- *       {@link #reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
- *       never past the deadline.</li>
+ *       {@link Claim#reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
+ *       never past the deadline, and only on a fault ({@link DownstreamErrors#isFault}).</li>
  *   <li><b>Fail fast.</b> A {@link CircuitBreaker} in front of payment refuses pays at once while the provider
- *       keeps timing out (counted as rejected, nothing claimed or reserved).</li>
- *   <li><b>Unknown is not failed.</b> A charge whose every attempt ended without an answer (a timeout during
- *       the reply, a lost reply) may have moved money: the order stays PAYING and goes to the
- *       {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID (notification
- *       in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again.</li>
+ *       keeps timing out (counted as rejected, nothing claimed or reserved); every charge attempt goes through
+ *       it ({@link ChargeAttempts}).</li>
+ *   <li><b>Unknown is not failed.</b> A charge with an attempt that reached the provider and ended without an
+ *       answer (a timeout during the reply, a lost reply) may have moved money: the order stays PAYING and goes
+ *       to the {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID
+ *       (notification in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again
+ *       — changing the order only through {@link PayingOrderResolver}, under the lock.</li>
  *   <li><b>Compensation off the request path.</b> A definitive failure (a decline, a refused reserve, an open
  *       breaker) hands the release to the reconciler, which retries it (keyed, idempotent) until it is done; the
  *       caller is answered at once, never held past its deadline.</li>
@@ -88,111 +78,6 @@ public final class OrderService implements AutoCloseable {
     public static final String TABLE_READ = "table.read";
     public static final String RETRY_BACKOFF = "retry.backoff";
 
-    /**
-     * How the service is put together. Immutable; change a copy with the {@code with...} methods.
-     *
-     * @param clock            the time of the cache, the limiter and the outbox, nanoseconds
-     * @param executor         where background work runs: the cache's maintenance and the relay's deliveries
-     * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
-     * @param cache            the read cache, or {@code null} for none
-     * @param payLimit         the token bucket in front of pay, or {@code null} for none
-     * @param relay            the outbox relay's retry, back-off and batching
-     * @param reserveRetry     attempts, backoff and per-call budget of the keyed reserve
-     * @param chargeRetry      attempts, backoff and per-call budget of the keyed charge
-     * @param paymentBreaker   the circuit breaker in front of payment, or {@code null} for none
-     * @param reconciler       when the reconciler looks at an unknown charge, and how it retries releases
-     * @param sleeper          how the retries wait between attempts (tests advance a fake clock)
-     */
-    public record Settings(NanoClock clock, Executor executor, LatencyModel tableReadLatency,
-                           OrderCache.Settings cache, RateLimiter.Settings payLimit, OutboxRelay.Settings relay,
-                           RetryPolicy reserveRetry, RetryPolicy chargeRetry, CircuitBreaker.Settings paymentBreaker,
-                           Reconciler.Settings reconciler, RetryPolicy.Sleeper sleeper) {
-
-        /**
-         * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
-         * on the virtual-thread carriers, so a delivery's reply delay never queues behind requests' wake-ups.
-         */
-        private static final Executor BACKGROUND = Executors.newCachedThreadPool(
-                Thread.ofPlatform().daemon(true).name("order-background-", 1).factory());
-
-        // tag::budgets[]
-        /**
-         * Reserve: 3 attempts of at most 20 ms each (inventory answers in 2 ms), backoff 2 ms doubling to 10 ms.
-         * Charge: 3 attempts of at most 80 ms each (twice the slow scenario's 40 ms), backoff 5 ms doubling to 20 ms.
-         * Two charge attempts and their backoff fit in the book's 200 ms timeout; the third only if time is left.
-         */
-        public static final RetryPolicy RESERVE_RETRY =
-                new RetryPolicy(3, Duration.ofMillis(2), Duration.ofMillis(10), Duration.ofMillis(20), 0x5EED_0001L);
-        public static final RetryPolicy CHARGE_RETRY =
-                new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofMillis(80), 0x5EED_0002L);
-        /** Opens when half of the last 20 charges (at least 10 seen) failed without an answer; a trial after 100 ms. */
-        public static final CircuitBreaker.Settings PAYMENT_BREAKER =
-                new CircuitBreaker.Settings(20, 10, 0.5, Duration.ofMillis(100));
-        // end::budgets[]
-
-        /**
-         * The system clock, background work on daemon platform threads, the book's table, cache and limiter on,
-         * the retries, breaker and reconciler above.
-         */
-        public static final Settings DEFAULT = new Settings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
-                OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
-                RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL);
-
-        public Settings {
-            Objects.requireNonNull(clock, "clock");
-            Objects.requireNonNull(executor, "executor");
-            Objects.requireNonNull(tableReadLatency, "tableReadLatency");
-            Objects.requireNonNull(relay, "relay");
-            Objects.requireNonNull(reserveRetry, "reserveRetry");
-            Objects.requireNonNull(chargeRetry, "chargeRetry");
-            Objects.requireNonNull(reconciler, "reconciler");
-            Objects.requireNonNull(sleeper, "sleeper");
-        }
-
-        public Settings withClock(NanoClock c) {
-            return new Settings(c, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withExecutor(Executor e) {
-            return new Settings(clock, e, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withTableReadLatency(LatencyModel l) {
-            return new Settings(clock, executor, l, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param c the cache's settings, or {@code null} for no cache */
-        public Settings withCache(OrderCache.Settings c) {
-            return new Settings(clock, executor, tableReadLatency, c, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param l the pay limit, or {@code null} for none */
-        public Settings withPayLimit(RateLimiter.Settings l) {
-            return new Settings(clock, executor, tableReadLatency, cache, l, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withRelay(OutboxRelay.Settings r) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, r, reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
-        }
-
-        public Settings withRetries(RetryPolicy reserve, RetryPolicy charge) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserve, charge, paymentBreaker, reconciler, sleeper);
-        }
-
-        /** @param b the payment breaker's settings, or {@code null} for none */
-        public Settings withPaymentBreaker(CircuitBreaker.Settings b) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, b, reconciler, sleeper);
-        }
-
-        public Settings withReconciler(Reconciler.Settings r) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, r, sleeper);
-        }
-
-        public Settings withSleeper(RetryPolicy.Sleeper s) {
-            return new Settings(clock, executor, tableReadLatency, cache, payLimit, relay, reserveRetry, chargeRetry, paymentBreaker, reconciler, s);
-        }
-    }
-
     // tag::lock[]
     // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
     // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
@@ -216,13 +101,13 @@ public final class OrderService implements AutoCloseable {
     private final Reconciler reconciler;
     private final LongAdder retries = new LongAdder();
 
-    /** The chapter's service with {@link Settings#DEFAULT}; its relay is not started (see {@link #relay()}). */
+    /** The chapter's service with {@link OrderServiceSettings#DEFAULT}; its relay is not started (see {@link #relay()}). */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, Settings.DEFAULT);
+        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
     }
 
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, Settings settings) {
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.payments = Objects.requireNonNull(payments, "payments");
         this.table = new OrderTable(settings.tableReadLatency());
@@ -237,9 +122,10 @@ public final class OrderService implements AutoCloseable {
         this.chargeRetry = settings.chargeRetry();
         this.sleeper = settings.sleeper();
         this.paymentBreaker = settings.paymentBreaker() == null ? null
-                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), OrderService::providerFailed);
+                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::isFault);
         this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
-                settings.reconciler(), new Resolver());
+                settings.reconciler(), new PayingOrderResolver(lock, table, outbox,
+                        orderId -> invalidate(RequestContext.background(), orderId)));
     }
 
     /**
@@ -306,18 +192,18 @@ public final class OrderService implements AutoCloseable {
                 String key = claim.reservationKeys().get(i);
                 try (Span s = ctx.span(INVENTORY)) {
                     reserveRetry.runVoid(ctx, c -> inventory.reserve(c, key, item.sku(), item.quantity()),
-                            OrderService::worthRetrying, backoff(ctx), retries);
+                            DownstreamErrors::isFault, backoff(ctx), retries);
                 }
             }
         } catch (RuntimeException e) {
             reconciler.release(paying.id(), claim.reservationKeys()); // keyed: also undoes a reserve whose reply was late
             throw e;
         }
-        ChargeAttempts charge = new ChargeAttempts(paying);
+        ChargeAttempts charge = new ChargeAttempts(payments, paymentBreaker, paying);
         try (Span s = ctx.span(PAYMENT)) {
-            chargeRetry.run(ctx, charge::attempt, OrderService::worthRetrying, backoff(ctx), retries);
+            chargeRetry.run(ctx, charge::attempt, DownstreamErrors::isFault, backoff(ctx), retries);
         } catch (RuntimeException e) {
-            if (!charge.mayHaveCharged) {
+            if (!charge.mayHaveCharged()) {
                 reconciler.release(paying.id(), claim.reservationKeys());
                 throw e; // definitive: nothing was charged
             }
@@ -330,67 +216,6 @@ public final class OrderService implements AutoCloseable {
         return commit(ctx, paying);
     }
     // end::pay[]
-
-    // tag::charge[]
-    // tag::attempt[]
-    /** The attempts of one charge: each through the breaker, all with the same key; remembers whether money may have moved. */
-    private final class ChargeAttempts {
-        private final ChargeRequest request;
-        /** Whether some attempt ended without an answer after it reached the provider: the money may have moved. */
-        boolean mayHaveCharged;
-
-        ChargeAttempts(Order paying) {
-            this.request = new ChargeRequest(paying.id(), paying.totalCents(), idempotencyKey(paying));
-        }
-
-        ChargeResult attempt(RequestContext call) {
-            if (paymentBreaker != null) {
-                paymentBreaker.acquire(); // CircuitOpenException: this attempt was never sent
-            }
-            try {
-                ChargeResult result = payments.charge(call, request);
-                record(null);
-                return result;
-            } catch (RuntimeException e) {
-                record(e);
-                mayHaveCharged |= unanswered(e);
-                throw e;
-            }
-        }
-
-        private void record(RuntimeException e) {
-            if (paymentBreaker != null) {
-                paymentBreaker.record(e);
-            }
-        }
-    }
-    // end::attempt[]
-
-    // tag::unanswered[]
-    /** @return whether the call reached the downstream and ended without an answer: it may have taken effect */
-    static boolean unanswered(RuntimeException e) {
-        return switch (e) {
-            case DownstreamTimeoutException t -> !t.passedOnArrival();
-            case PaymentReplyLostException lost -> true;
-            case PaymentDeclinedException declined -> false;
-            case DownstreamException other -> true; // no answer we understand: assume it may have happened
-            default -> false; // refused before the call (open breaker, key conflict, bad input)
-        };
-    }
-
-    /** @return whether another attempt may help: no answer, or a downstream error; never a decline or a refusal */
-    static boolean worthRetrying(RuntimeException e) {
-        return e instanceof DownstreamTimeoutException
-                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
-    }
-
-    /** @return whether a payment outcome says the provider is failing (a decline is the provider working) */
-    static boolean providerFailed(Throwable e) {
-        return e instanceof DownstreamTimeoutException
-                || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
-    }
-    // end::unanswered[]
-    // end::charge[]
 
     private RetryPolicy.Sleeper backoff(RequestContext ctx) {
         return nanos -> {
@@ -412,14 +237,6 @@ public final class OrderService implements AutoCloseable {
     /** The same key from the order's id alone: what the {@link Reconciler} asks the provider with. */
     public static String idempotencyKey(String orderId) {
         return "pay:" + orderId;
-    }
-
-    /**
-     * The key of the reservation of item {@code item} in the {@code claim}-th claim of any order: the same on
-     * every retry of one reserve, new for every claim (a pay after a released claim reserves afresh).
-     */
-    static String reservationKey(String orderId, long claim, int item) {
-        return "rsv:" + orderId + ":" + claim + ":" + item;
     }
 
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
@@ -475,10 +292,6 @@ public final class OrderService implements AutoCloseable {
         relay.stop();
     }
 
-    /** A claimed order and the keys of its reservations, one per item. */
-    private record Claim(Order order, List<String> reservationKeys) {
-    }
-
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private Claim claim(RequestContext ctx, String orderId) {
         Order paying;
@@ -494,12 +307,7 @@ public final class OrderService implements AutoCloseable {
             lock.unlock();
         }
         invalidate(ctx, orderId);
-        long n = claims.incrementAndGet();
-        List<String> keys = new ArrayList<>(paying.items().size());
-        for (int i = 0; i < paying.items().size(); i++) {
-            keys.add(reservationKey(orderId, n, i));
-        }
-        return new Claim(paying, List.copyOf(keys));
+        return Claim.of(paying, claims.incrementAndGet());
     }
 
     // tag::commit[]
@@ -519,45 +327,6 @@ public final class OrderService implements AutoCloseable {
         return paid;
     }
     // end::commit[]
-
-    /** What the reconciler may do to an order it resolves: only PAYING orders, under the lock. */
-    private final class Resolver implements Reconciler.Resolver {
-        @Override
-        public boolean markPaid(String orderId) {
-            RequestContext ctx = RequestContext.background();
-            acquire(ctx);
-            try {
-                Order order = table.current(orderId);
-                if (order == null || order.status() != OrderStatus.PAYING) {
-                    return false;
-                }
-                Order paid = order.markPaid();
-                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
-                table.put(paid);
-            } finally {
-                lock.unlock();
-            }
-            invalidate(ctx, orderId);
-            return true;
-        }
-
-        @Override
-        public boolean markCreated(String orderId) {
-            RequestContext ctx = RequestContext.background();
-            acquire(ctx);
-            try {
-                Order order = table.current(orderId);
-                if (order == null || order.status() != OrderStatus.PAYING) {
-                    return false;
-                }
-                table.put(order.markCreated());
-            } finally {
-                lock.unlock();
-            }
-            invalidate(ctx, orderId);
-            return true;
-        }
-    }
 
     private void invalidate(RequestContext ctx, String orderId) {
         if (cache != null) {

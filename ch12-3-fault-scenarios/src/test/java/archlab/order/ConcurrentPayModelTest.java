@@ -78,7 +78,7 @@ class ConcurrentPayModelTest {
     @Test
     @DisplayName("8 threads, 10,000 random ops, 5 % of every downstream's calls failing: after reconcile and drain the PAID orders are exactly the charged ones, each charged once for its total, notified once, and holding its units")
     void theBooksBalanceUnderConcurrentFaultyPays() throws Exception {
-        OrderService service = new OrderService(inventory, payments, notifier, OrderService.Settings.DEFAULT
+        OrderService service = new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT
                 .withPayLimit(null).withSleeper(nanos -> { }));
         service.relay().start();
         service.reconciler().start();

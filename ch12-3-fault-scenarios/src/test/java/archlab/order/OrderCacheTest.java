@@ -38,7 +38,7 @@ class OrderCacheTest {
 
     private OrderService service(LatencyModel tableReadLatency) {
         return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT),
-                new NotifierStub(StubBehaviour.INSTANT), OrderService.Settings.DEFAULT.withClock(clock)
+                new NotifierStub(StubBehaviour.INSTANT), OrderServiceSettings.DEFAULT.withClock(clock)
                 .withExecutor(Runnable::run).withPayLimit(null).withTableReadLatency(tableReadLatency));
     }
 
@@ -77,7 +77,7 @@ class OrderCacheTest {
             }
         };
         OrderService service = new OrderService(new InventoryStub(StubBehaviour.INSTANT), readingDuringCharge,
-                new NotifierStub(StubBehaviour.INSTANT), OrderService.Settings.DEFAULT.withClock(clock)
+                new NotifierStub(StubBehaviour.INSTANT), OrderServiceSettings.DEFAULT.withClock(clock)
                 .withExecutor(Runnable::run).withPayLimit(null));
         holder.set(service);
         String id = service.create(CTX, "cust", ONE_ITEM).id();

@@ -121,7 +121,7 @@ class OrderServiceTest {
     @Test
     @DisplayName("a failing charge hands the order to the reconciler, which releases its reservation by key and returns it to CREATED; no notification")
     void failedChargeLeavesOrderCreated() {
-        OrderService service = new OrderService(inventory, payments, notifier, OrderService.Settings.DEFAULT.withExecutor(Runnable::run));
+        OrderService service = new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withExecutor(Runnable::run));
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
         org.mockito.Mockito.doThrow(new IllegalStateException("declined")).when(payments).charge(any(), any());
 

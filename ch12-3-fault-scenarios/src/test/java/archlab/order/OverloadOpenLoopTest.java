@@ -47,7 +47,7 @@ class OverloadOpenLoopTest {
         run.spec(run.spec().withRate((int) Math.round(3 * quota.ratePerSecond() / PAY_SHARE)));
         // enough pre-created orders that no pay, admitted or refused, finds the pool empty
         int pool = (int) Math.max(BookWorkload.DEFAULT_POOL, Math.ceil(run.spec().plannedRequests() * PAY_SHARE * 1.2));
-        outcome = run.run(() -> lab = new BookLab(DownstreamSettings.BOOK, OrderService.Settings.DEFAULT, pool));
+        outcome = run.run(() -> lab = new BookLab(DownstreamSettings.BOOK, OrderServiceSettings.DEFAULT, pool));
     }
 
     @Test

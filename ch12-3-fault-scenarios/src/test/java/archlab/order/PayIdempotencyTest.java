@@ -51,7 +51,7 @@ class PayIdempotencyTest {
     }
 
     private OrderService service(InventoryStub inventory, Payments payments) {
-        return new OrderService(inventory, payments, notifier, OrderService.Settings.DEFAULT.withPayLimit(null)
+        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
                 .withClock(clock).withExecutor(Runnable::run).withSleeper(nanos -> clock.advance(Duration.ofNanos(nanos))));
     }
 
@@ -242,7 +242,7 @@ class PayIdempotencyTest {
         DownstreamSettings faulty = DownstreamSettings.INSTANT.withPaymentLostReplyRate(0.30);
         PaymentsStub stub = new PaymentsStub(faulty.paymentBehaviour(), faulty.paymentLostReplies());
         // no breaker: at 30% lost replies it would open and fail pays fast, which is its own test's lesson
-        OrderService service = new OrderService(inventory, stub, notifier, OrderService.Settings.DEFAULT.withPayLimit(null)
+        OrderService service = new OrderService(inventory, stub, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
                 .withPaymentBreaker(null).withClock(clock).withExecutor(Runnable::run)
                 .withSleeper(nanos -> clock.advance(Duration.ofNanos(nanos))));
         List<String> ids = new ArrayList<>();

@@ -35,8 +35,8 @@ class PayUnderFaultsTest {
     private final ManualClock clock = new ManualClock();
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
 
-    private OrderService.Settings onTheManualClock() {
-        return OrderService.Settings.DEFAULT.withPayLimit(null).withClock(clock).withExecutor(Runnable::run)
+    private OrderServiceSettings onTheManualClock() {
+        return OrderServiceSettings.DEFAULT.withPayLimit(null).withClock(clock).withExecutor(Runnable::run)
                 .withSleeper(nanos -> clock.advance(Duration.ofNanos(nanos)));
     }
 
@@ -79,7 +79,7 @@ class PayUnderFaultsTest {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
         PaymentsStub payments = new PaymentsStub(StubBehaviour.constant(Duration.ofSeconds(5)));
         OrderService service = new OrderService(inventory, payments, notifier,
-                OrderService.Settings.DEFAULT.withPayLimit(null).withPaymentBreaker(null));
+                OrderServiceSettings.DEFAULT.withPayLimit(null).withPaymentBreaker(null));
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         RequestContext request = RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofMillis(200));
 
@@ -100,9 +100,9 @@ class PayUnderFaultsTest {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
         TimingOutUntilHealthy payments = new TimingOutUntilHealthy(new PaymentsStub(StubBehaviour.INSTANT));
         OrderService service = new OrderService(inventory, payments, notifier,
-                onTheManualClock().withRetries(OrderService.Settings.RESERVE_RETRY,
+                onTheManualClock().withRetries(OrderServiceSettings.RESERVE_RETRY,
                         new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ofMillis(80), 1L)));
-        CircuitBreaker.Settings b = OrderService.Settings.PAYMENT_BREAKER;
+        CircuitBreaker.Settings b = OrderServiceSettings.PAYMENT_BREAKER;
         for (int i = 0; i < b.minimumCalls(); i++) {
             String id = service.create(CTX, "cust", ONE_ITEM).id();
             assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(DownstreamTimeoutException.class);

@@ -32,7 +32,7 @@ class RateLimiterTest {
 
     private OrderService service(RateLimiter.Settings limit) {
         return new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
-                OrderService.Settings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(limit));
+                OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(limit));
     }
 
     @Test
@@ -97,7 +97,7 @@ class RateLimiterTest {
     @DisplayName("the open-loop runner counts a rate-limited pay as rejected, never failed, and excludes it from latency")
     void theRunnerCountsRateLimitedAsRejected() {
         OrderService service = new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
-                OrderService.Settings.DEFAULT.withPayLimit(new RateLimiter.Settings(10, 5)));
+                OrderServiceSettings.DEFAULT.withPayLimit(new RateLimiter.Settings(10, 5)));
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             ids.add(service.create(CTX, "cust", ONE_ITEM).id());
