@@ -214,31 +214,7 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
      */
     public String render(int topN) {
-        StringBuilder out = new StringBuilder();
-        out.append(lockTable.render(topN, TopTable.PLUMBING));
-        if (!lockWaitByBlocker.isEmpty()) {
-            out.append("lock wait by blocker:");
-            lockWaitByBlocker.forEach((k, v) -> out.append(' ').append(k).append('=').append(ValueUnit.NANOSECONDS.format(v)));
-            out.append('\n');
-        }
-        String cpuText = cpuTable.render(topN, TopTable.PLUMBING);
-        int eol = cpuText.indexOf('\n') + 1;
-        out.append(cpuText, 0, eol).append(cpu.render()).append('\n').append(cpuText.substring(eol));
-        out.append(allocationTable.render(topN, TopTable.PLUMBING));
-        out.append(gc.render()).append('\n');
-        out.append(String.format(Locale.ROOT,
-                "events: cpu_samples=%d alloc_samples=%d (dropped %d) lock_parks=%d monitor_enters=%d"
-                        + " profiled_lock_waits_virtual=%d non_lock_parks_ignored=%d"
-                        + " gcs=%d virtual_threads_started=%d truncated_stacks=%d%n",
-                events.executionSamples(), events.allocationSamples(), events.allocationSamplesDropped(), events.lockParks(), events.monitorEnters(),
-                events.profiledLockWaits(),
-                events.nonLockParks(), events.garbageCollections(), events.virtualThreadsStarted(),
-                events.truncatedStacks()));
-        for (String n : notes) {
-            out.append("NOTE: ").append(n).append('\n');
-        }
-        out.append("recording: ").append(file).append(" (open in JDK Mission Control, or `jfr print` / `jfr view`)\n");
-        return out.toString();
+        return ProfileText.render(this, topN);
     }
 
     /** One pass over the file. */
