@@ -14,19 +14,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.HashSet;
-import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedMethod;
-import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
@@ -103,8 +96,6 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
     static final String ALLOCATION_TITLE = "Allocation top (bytes by method; jdk.ObjectAllocationSample weight estimate)";
 
     private static final long DEFAULT_PERIOD_NANOS = ProfileSettings.DEFAULT_EXECUTION_SAMPLE_PERIOD.toNanos();
-    /** {@code Foo$$Lambda.0x000000001a2b3c} (a hidden class's address differs every run) is named {@code Foo$$Lambda}. */
-    private static final Pattern HIDDEN_CLASS_SUFFIX = Pattern.compile("(?<=\\$\\$Lambda)[./]0x[0-9a-fA-F]+$");
     private static final Pattern TIMESPAN = Pattern.compile("\\s*(\\d+)\\s*(ns|us|ms|s|m|h|d)\\s*");
 
     public ProfileReport {
@@ -177,36 +168,16 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      * Whether a {@code jdk.ThreadPark} on {@code parkedClass} is a wait for a lock. Yes for classes of
      * {@code java.util.concurrent.locks} ({@code ReentrantLock$NonfairSync}, {@code ReentrantReadWriteLock$FairSync},
      * {@code StampedLock}, ...) and for synchronizers ({@code AbstractQueuedSynchronizer} subclasses) of a class that
-     * implements {@link Lock} or {@link ReadWriteLock} when the reader can load that class. No for a park without a
-     * blocker ({@code parkNanos} of schedulers and sleeps), for {@code Condition.await} ({@code ConditionObject}:
-     * waiting for a signal, not for the lock), for latches, semaphores, queues, futures and pools.
+     * implements {@link java.util.concurrent.locks.Lock} or {@link java.util.concurrent.locks.ReadWriteLock} when the
+     * reader can load that class. No for a park without a blocker ({@code parkNanos} of schedulers and sleeps), for
+     * {@code Condition.await} ({@code ConditionObject}: waiting for a signal, not for the lock), for latches,
+     * semaphores, queues, futures and pools.
      *
      * @param parkedClass a binary class name ({@code a.b.C$D}), or {@code null}
      * @return whether waits on it belong in the lock table
      */
     public static boolean isLockBlocker(String parkedClass) {
-        if (parkedClass == null || parkedClass.endsWith("$ConditionObject")) {
-            return false;
-        }
-        if (parkedClass.startsWith("java.util.concurrent.locks.")) {
-            return true;
-        }
-        try {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            Class<?> c = Class.forName(parkedClass, false, loader != null ? loader : ProfileReport.class.getClassLoader());
-            if (isLock(c)) {
-                return true;
-            }
-            boolean synchronizer = AbstractQueuedSynchronizer.class.isAssignableFrom(c)
-                    || AbstractQueuedLongSynchronizer.class.isAssignableFrom(c);
-            return synchronizer && c.getEnclosingClass() != null && isLock(c.getEnclosingClass());
-        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
-            return false;
-        }
-    }
-
-    private static boolean isLock(Class<?> c) {
-        return Lock.class.isAssignableFrom(c) || ReadWriteLock.class.isAssignableFrom(c);
+        return LockBlockers.isLockBlocker(parkedClass);
     }
 
     /**
@@ -224,14 +195,14 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
         private final Map<List<String>, double[]> cpu = new HashMap<>();   // [samples, events]
         private final Map<List<String>, double[]> alloc = new HashMap<>(); // [bytes, events]
         private final Map<String, Long> byBlocker = new HashMap<>();
-        private final Map<String, Boolean> blockerIsLock = new HashMap<>();
-        private final Map<String, String> names = new HashMap<>();
+        private final LockBlockers blockers = new LockBlockers();
+        private final FrameNames frameNames = new FrameNames();
         private final Set<Integer> gcPhaseIds = new HashSet<>();
         private final List<AllocationSample> allocationList = new ArrayList<>();
         private final Set<Long> threadsAtStart = new HashSet<>();
         private Instant threadStatsFirst;
         private long executionSamples, virtualSamples, allocationSamples, lockParks, monitorEnters, nonLockParks;
-        private long gcs, virtualThreadsStarted, truncated, allocatedBytes, profiledLockWaits;
+        private long gcs, virtualThreadsStarted, allocatedBytes, profiledLockWaits;
         private long gcPauseNanos, gcLongestNanos, phasePauseNanos, phaseLongestNanos;
         private long periodNanos = -1;
         private int markerCores = -1, hwThreads = -1;
@@ -293,7 +264,7 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
                 case "jdk.ThreadPark" -> {
                     RecordedClass c = e.getValue("parkedClass");
                     String name = c == null ? null : c.getName();
-                    if (name != null && blockerIsLock.computeIfAbsent(name, ProfileReport::isLockBlocker)) {
+                    if (blockers.isLock(name)) {
                         lockParks++;
                         lockWait(e, name);
                     } else {
@@ -303,7 +274,7 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
                 case "jdk.JavaMonitorEnter" -> {
                     monitorEnters++;
                     RecordedClass c = e.getValue("monitorClass");
-                    lockWait(e, c == null ? "(unknown monitor)" : c.getName());
+                    lockWait(e, LockBlockers.monitor(c == null ? null : c.getName()));
                 }
                 case "jdk.GarbageCollection" -> {
                     gcs++;
@@ -329,10 +300,10 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
                 case "jdk.CPUInformation" -> hwThreads = e.getInt("hwThreads");
                 case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
                 case PROFILED_LOCK_WAIT -> {
-                    if (e.hasField("virtualThread") && e.getBoolean("virtualThread")) {
+                    if (LockBlockers.countsProfiledLockWait(e.hasField("virtualThread") && e.getBoolean("virtualThread"))) {
                         profiledLockWaits++;
                         String name = e.hasField("lockName") ? e.getString("lockName") : null;
-                        lockWait(e, "archlab.profile.ProfiledLock[" + name + "]");
+                        lockWait(e, LockBlockers.profiledLock(name));
                     }
                 }
                 case ProfileMarkerEvent.NAME -> {
@@ -354,27 +325,7 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
         }
 
         private List<String> frames(RecordedEvent e) {
-            RecordedStackTrace st = e.getStackTrace();
-            if (st == null) {
-                return List.of();
-            }
-            if (st.isTruncated()) {
-                truncated++;
-            }
-            List<RecordedFrame> fs = st.getFrames();
-            List<String> out = new ArrayList<>(fs.size());
-            for (RecordedFrame f : fs) {
-                RecordedMethod m = f.getMethod();
-                if (m != null) {
-                    String type = m.getType().getName();
-                    if (type.contains("$$Lambda")) {
-                        type = HIDDEN_CLASS_SUFFIX.matcher(type).replaceFirst("");
-                    }
-                    String n = type + "." + m.getName();
-                    out.add(names.computeIfAbsent(n, k -> k));
-                }
-            }
-            return List.copyOf(out);
+            return frameNames.of(e);
         }
 
         private static void add(Map<List<String>, double[]> into, List<String> frames, double weight) {
@@ -517,6 +468,7 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
                     capacity > 0 ? 100.0 * executionSamples * period / capacity : 0);
 
             long stacked = executionSamples + allocationSamples + lockParks + monitorEnters + profiledLockWaits;
+            long truncated = frameNames.truncated();
             if (truncated > 0) {
                 notes.add(truncated + " of " + stacked + " stack traces were cut at JFR's stack depth"
                         + " (-XX:FlightRecorderOptions:stackdepth, default 64): their outermost frames are missing,"
