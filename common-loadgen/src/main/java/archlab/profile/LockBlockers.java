@@ -86,7 +86,10 @@ final class LockBlockers {
     }
 
     /**
-     * Trap 2: whether an {@code archlab.LockWait} belongs in the lock table: only on a virtual thread.
+     * Trap 2: whether an {@code archlab.LockWait} belongs in the lock table: only on a virtual thread. Acquired
+     * or not does not matter ({@code ProfiledLock} also records a timed-out {@code tryLock} and an interrupted
+     * wait): the time was spent queueing for the lock either way, as a platform thread's timed-out park on the
+     * same lock is a {@code jdk.ThreadPark} in the table too.
      *
      * @param virtualThread the event's {@code virtualThread} field
      * @return whether the wait is not already in the table as a {@code jdk.ThreadPark}
