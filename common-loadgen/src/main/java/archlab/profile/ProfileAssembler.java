@@ -21,7 +21,8 @@ import java.util.function.Predicate;
  */
 final class ProfileAssembler {
 
-    static final String LOCK_TITLE = "Lock contention top (wait time by method; jdk.ThreadPark on locks + jdk.JavaMonitorEnter)";
+    static final String LOCK_TITLE =
+            "Lock contention top (wait time by method; jdk.ThreadPark on locks + jdk.JavaMonitorEnter)";
     static final String CPU_TITLE = "CPU top (jdk.ExecutionSample: threads running Java code; 1 sample = %s)";
     static final String ALLOCATION_TITLE = "Allocation top (bytes by method; jdk.ObjectAllocationSample weight estimate)";
 
@@ -60,15 +61,16 @@ final class ProfileAssembler {
 
         List<WeightedStack> lockStacks = locks.stacks().stacks(1);
         TopTable lockTable = lockTable(locks, cpu, locks.stacks().stacks(1, hideLeafFrame), notes);
-        TopTable cpuTable = TopTable.aggregate(String.format(Locale.ROOT, CPU_TITLE, ValueUnit.NANOSECONDS.format(period)),
-                ValueUnit.NANOSECONDS, cpu.stacks().stacks(period, hideLeafFrame));
+        String cpuTitle = String.format(Locale.ROOT, CPU_TITLE, ValueUnit.NANOSECONDS.format(period));
+        TopTable cpuTable = TopTable.aggregate(cpuTitle, ValueUnit.NANOSECONDS, cpu.stacks().stacks(period, hideLeafFrame));
         if (cpuTable.rows().isEmpty()) {
             String why = "no execution samples: jdk.ExecutionSample was off, the recording was too short,"
                     + " or no thread ran Java code";
             cpuTable = cpuTable.withNote(why);
             notes.add(why);
         }
-        TopTable allocTable = TopTable.aggregate(ALLOCATION_TITLE, ValueUnit.BYTES, settled.stacks().stacks(1, hideLeafFrame));
+        TopTable allocTable = TopTable.aggregate(ALLOCATION_TITLE, ValueUnit.BYTES,
+                settled.stacks().stacks(1, hideLeafFrame));
         if (allocTable.rows().isEmpty()) {
             String why = allocations.count() > 0
                     ? "all " + allocations.count() + " allocation samples were first samples of threads that existed"
@@ -80,8 +82,8 @@ final class ProfileAssembler {
 
         if (settled.dropped() > 0) {
             notes.add("dropped the first allocation sample of " + settled.dropped() + " threads that existed before the"
-                    + " recording (" + ValueUnit.BYTES.format(settled.droppedBytes()) + "): its weight can include everything the"
-                    + " thread allocated since its previous sample, long before the recording");
+                    + " recording (" + ValueUnit.BYTES.format(settled.droppedBytes()) + "): its weight can include"
+                    + " everything the thread allocated since its previous sample, long before the recording");
         } else if (!allocations.threadStatisticsSeen() && allocations.count() > 0) {
             notes.add("no jdk.ThreadAllocationStatistics in the recording: the first allocation sample of threads"
                     + " that ran before the recording may carry allocation from before it; not corrected");
@@ -124,7 +126,8 @@ final class ProfileAssembler {
         TopTable table = TopTable.aggregate(LOCK_TITLE, ValueUnit.NANOSECONDS, stacks);
         String virtualThreads = locks.virtualThreadsStarted() > 0
                 ? locks.virtualThreadsStarted() + " virtual threads were started during the recording"
-                : cpu.virtualSamples() > 0 ? "virtual threads ran during the recording (" + cpu.virtualSamples() + " CPU samples)"
+                : cpu.virtualSamples() > 0
+                ? "virtual threads ran during the recording (" + cpu.virtualSamples() + " CPU samples)"
                 : null;
         String why;
         if (table.rows().isEmpty()) {
@@ -134,7 +137,8 @@ final class ProfileAssembler {
                     + ". Otherwise no thread waited on a lock for longer than the recording's threshold";
         } else if (virtualThreads != null) {
             why = virtualThreads + ": their lock waits are missing from this table"
-                    + (locks.profiledLockWaits() > 0 ? " (except " + locks.profiledLockWaits() + " waits on a ProfiledLock)" : "")
+                    + (locks.profiledLockWaits() > 0
+                            ? " (except " + locks.profiledLockWaits() + " waits on a ProfiledLock)" : "")
                     + ", which under-reports contention. " + ProfileReport.VIRTUAL_THREAD_LOCK_NOTE;
         } else {
             return table;

@@ -18,9 +18,10 @@ import java.util.function.Predicate;
  *       is a lock (see {@link #isLockBlocker}), from {@code jdk.JavaMonitorEnter} (contended
  *       {@code synchronized}), and from {@code archlab.LockWait} events of {@code ProfiledLock} waits on
  *       <em>virtual</em> threads, also those that gave up (a timed-out {@code tryLock}, an interrupted wait); a
- *       platform thread's wait on a ProfiledLock is already a {@code jdk.ThreadPark} and is not counted twice. The leaf is whatever parked ({@code jdk.internal.misc.Unsafe.park},
- *       {@code LockSupport.park}); the waiting application method shows in the cum column, as Go's mutex
- *       profile puts {@code sync.(*Mutex).Unlock} on top.</li>
+ *       platform thread's wait on a ProfiledLock is already a {@code jdk.ThreadPark} and is not counted twice.
+ *       The leaf is whatever parked ({@code jdk.internal.misc.Unsafe.park}, {@code LockSupport.park}); the
+ *       waiting application method shows in the cum column, as Go's mutex profile puts
+ *       {@code sync.(*Mutex).Unlock} on top.</li>
  *   <li><b>CPU</b>: sampled CPU time, {@code jdk.ExecutionSample} count × sampling period.</li>
  *   <li><b>allocation</b>: bytes, the sum of {@code jdk.ObjectAllocationSample} weights (an estimate).</li>
  * </ul>

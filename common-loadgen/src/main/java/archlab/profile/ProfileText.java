@@ -10,7 +10,7 @@ import java.util.Locale;
  * in {@code book/results} hold them, so any change here changes every report. The order is fixed: lock table,
  * {@code lock wait by blocker:}, CPU table with Go's {@code Duration: … Total samples = …} line slipped in under
  * its title, allocation table, GC line, event counts, notes, where the recording is. Nothing here reads JFR or
- * decides anything: it only prints what {@link ProfileReport#read} put in the report.
+ * decides anything: it only prints what {@link ProfileAssembler} put in the report.
  *
  * <p>Stateless; a pure function of the report.
  */

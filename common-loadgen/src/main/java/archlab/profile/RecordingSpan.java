@@ -7,9 +7,9 @@ import java.time.Instant;
  * Accumulating: how long the recording ran, and on how many processors.
  *
  * <p><b>Trap: the events do not mark the run's edges.</b> A wait that began before the recording did can start
- * before it, periodic events are written when a chunk begins and ends, and the file is not in time order. So the duration is taken between {@link JfrRecorder}'s start and stop markers
- * ({@code archlab.ProfileMarker}); only a recording without them falls back to the earliest event start and the
- * latest event end.
+ * before it, periodic events are written when a chunk begins and ends, and the file is not in time order. So the
+ * duration is taken between {@link JfrRecorder}'s start and stop markers ({@code archlab.ProfileMarker}); only a
+ * recording without them falls back to the earliest event start and the latest event end.
  *
  * <p>Processors: the markers' {@code availableProcessors} (what the JVM could use, e.g. in a container), else
  * {@code jdk.CPUInformation}'s hardware threads; {@link #cores()} is not positive when the file has neither.
