@@ -3,32 +3,12 @@ package archlab.profile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.HashSet;
-import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
-import java.util.concurrent.locks.AbstractQueuedSynchronizer;
-import java.util.concurrent.locks.Lock;
-import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import jdk.jfr.EventType;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedMethod;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
-import jdk.jfr.consumer.RecordingFile;
 
 /**
  * The three {@code pprof -top} tables of a load run, read back from a {@code .jfr} file written by
@@ -37,38 +17,40 @@ import jdk.jfr.consumer.RecordingFile;
  *   <li><b>lock contention</b>: nanoseconds waited, from {@code jdk.ThreadPark} events whose {@code parkedClass}
  *       is a lock (see {@link #isLockBlocker}), from {@code jdk.JavaMonitorEnter} (contended
  *       {@code synchronized}), and from {@code archlab.LockWait} events of {@code ProfiledLock} waits on
- *       <em>virtual</em> threads (a platform thread's wait on a ProfiledLock is already a {@code jdk.ThreadPark}
- *       and is not counted twice). The leaf is whatever parked ({@code jdk.internal.misc.Unsafe.park},
- *       {@code LockSupport.park}); the waiting application method shows in the cum column, as Go's mutex
- *       profile puts {@code sync.(*Mutex).Unlock} on top.</li>
+ *       <em>virtual</em> threads, also those that gave up (a timed-out {@code tryLock}, an interrupted wait); a
+ *       platform thread's wait on a ProfiledLock is already a {@code jdk.ThreadPark} and is not counted twice.
+ *       The leaf is whatever parked ({@code jdk.internal.misc.Unsafe.park}, {@code LockSupport.park}); the
+ *       waiting application method shows in the cum column, as Go's mutex profile puts
+ *       {@code sync.(*Mutex).Unlock} on top.</li>
  *   <li><b>CPU</b>: sampled CPU time, {@code jdk.ExecutionSample} count × sampling period.</li>
  *   <li><b>allocation</b>: bytes, the sum of {@code jdk.ObjectAllocationSample} weights (an estimate).</li>
  * </ul>
  *
- * <p><b>Allocation samples from before the recording</b> (measured on JDK 25): a sample's weight is what its thread
- * allocated since that thread's previous sample, and the counter is not reset when a recording starts, so the
- * first sample of a thread that ran before the recording can carry everything it allocated since then (531 MB on
- * a single sample in a measurement). The reader therefore drops the first sample of every thread that existed
- * when the recording started (known from {@code jdk.ThreadAllocationStatistics}, which {@link JfrRecorder}
- * enables) and says how much it dropped in {@link #notes()}; that loses at most one sampling interval of each such
- * thread's real allocation. A virtual thread's samples use its carrier thread's counter, which the reader cannot
- * see, so the first sample on each carrier may still carry old allocation; a note says so when virtual threads
- * allocated.
+ * <p><b>What JFR does not see</b> (measured on JDK 25): a <em>virtual</em> thread waiting on a
+ * {@code ReentrantLock} produces no {@code jdk.ThreadPark} event, and one blocked on a {@code synchronized}
+ * monitor no {@code jdk.JavaMonitorEnter}; the same waits on platform threads are recorded one event per wait.
+ * Profile the load on platform threads; {@link #notes()} says so whenever the lock table may be missing waits.
+ *
+ * <p><b>Allocation samples from before the recording</b> (measured on JDK 25): the first sample of a thread that
+ * ran before the recording can weigh everything it allocated since its previous sample, long before. The reader
+ * drops the first sample of every thread that existed when the recording started and says how much it dropped in
+ * {@link #notes()}; a note also says when virtual threads allocated, whose carriers' first samples it cannot spot.
  *
  * <p>Methods are named {@code package.Class.method} from the frame's {@code RecordedMethod} (type name + method
  * name; nested classes with {@code $}, lambdas as {@code Outer.lambda$name$0}, a lambda's hidden class as
  * {@code Outer$$Lambda} without its per-run address). Overloads share a row, as in pprof.
+ *
+ * <p>How a report is made, one idea per class of this package: {@code JfrEventReader} reads the events into small
+ * accumulators ({@code RecordingSpan}, {@code CpuSamples}, {@code AllocationSamples}, {@code LockWaits},
+ * {@code GcPauses}, each a {@code StackTally} per table); {@code LockBlockers} and {@code FrameNames} classify
+ * (which waits are lock waits, and on which lock; which method a frame is); {@code ProfileAssembler} builds the
+ * tables, summaries and notes; {@code ProfileText} prints them ({@link #render}).
  *
  * <p>Immutable and thread-safe; {@link #read} keeps no state between calls and may run concurrently.
  *
  * <p>A plain, immutable record of strings, numbers, lists and maps, so Jackson can serialise it; methods that
  * are not components ({@link #lockWaitNanos()}, {@link #lockWaitNanosWhere}, {@link #render}) are not getters
  * and stay out of the JSON.
- *
- * <p><b>What JFR does not see</b> (measured on JDK 25): a <em>virtual</em> thread waiting on a
- * {@code ReentrantLock} produces no {@code jdk.ThreadPark} event, and one blocked on a {@code synchronized}
- * monitor no {@code jdk.JavaMonitorEnter}; the same waits on platform threads are recorded one event per wait.
- * Profile the load on platform threads; {@link #notes()} says so whenever the lock table may be missing waits.
  *
  * @param file              the {@code .jfr} file read (absolute path), for JDK Mission Control
  * @param durationNanos     how long the recording ran: between {@link JfrRecorder}'s start and stop markers, else
@@ -97,15 +79,6 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
 
     /** JFR name of the event a {@code ProfiledLock} commits per contended acquisition ({@code LockWaitEvent}). */
     static final String PROFILED_LOCK_WAIT = "archlab.LockWait";
-
-    static final String LOCK_TITLE = "Lock contention top (wait time by method; jdk.ThreadPark on locks + jdk.JavaMonitorEnter)";
-    static final String CPU_TITLE = "CPU top (jdk.ExecutionSample: threads running Java code; 1 sample = %s)";
-    static final String ALLOCATION_TITLE = "Allocation top (bytes by method; jdk.ObjectAllocationSample weight estimate)";
-
-    private static final long DEFAULT_PERIOD_NANOS = ProfileSettings.DEFAULT_EXECUTION_SAMPLE_PERIOD.toNanos();
-    /** {@code Foo$$Lambda.0x000000001a2b3c} (a hidden class's address differs every run) is named {@code Foo$$Lambda}. */
-    private static final Pattern HIDDEN_CLASS_SUFFIX = Pattern.compile("(?<=\\$\\$Lambda)[./]0x[0-9a-fA-F]+$");
-    private static final Pattern TIMESPAN = Pattern.compile("\\s*(\\d+)\\s*(ns|us|ms|s|m|h|d)\\s*");
 
     public ProfileReport {
         Objects.requireNonNull(file, "file");
@@ -140,11 +113,13 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
     public static ProfileReport read(Path jfr, Predicate<String> hideLeafFrame) {
         Objects.requireNonNull(jfr, "jfr");
         Objects.requireNonNull(hideLeafFrame, "hideLeafFrame");
+        JfrEventReader.Tallies tallies;
         try {
-            return new Reader(hideLeafFrame).read(jfr);
+            tallies = JfrEventReader.read(jfr);
         } catch (IOException e) {
             throw new UncheckedIOException("could not read JFR recording " + jfr, e);
         }
+        return ProfileAssembler.assemble(jfr, tallies, hideLeafFrame);
     }
 
     /** @return a leaf-frame filter matching JDK code: {@code java.*}, {@code javax.*}, {@code jdk.*}, {@code sun.*}, {@code com.sun.*} */
@@ -177,36 +152,16 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      * Whether a {@code jdk.ThreadPark} on {@code parkedClass} is a wait for a lock. Yes for classes of
      * {@code java.util.concurrent.locks} ({@code ReentrantLock$NonfairSync}, {@code ReentrantReadWriteLock$FairSync},
      * {@code StampedLock}, ...) and for synchronizers ({@code AbstractQueuedSynchronizer} subclasses) of a class that
-     * implements {@link Lock} or {@link ReadWriteLock} when the reader can load that class. No for a park without a
-     * blocker ({@code parkNanos} of schedulers and sleeps), for {@code Condition.await} ({@code ConditionObject}:
-     * waiting for a signal, not for the lock), for latches, semaphores, queues, futures and pools.
+     * implements {@link java.util.concurrent.locks.Lock} or {@link java.util.concurrent.locks.ReadWriteLock} when the
+     * reader can load that class. No for a park without a blocker ({@code parkNanos} of schedulers and sleeps), for
+     * {@code Condition.await} ({@code ConditionObject}: waiting for a signal, not for the lock), for latches,
+     * semaphores, queues, futures and pools.
      *
      * @param parkedClass a binary class name ({@code a.b.C$D}), or {@code null}
      * @return whether waits on it belong in the lock table
      */
     public static boolean isLockBlocker(String parkedClass) {
-        if (parkedClass == null || parkedClass.endsWith("$ConditionObject")) {
-            return false;
-        }
-        if (parkedClass.startsWith("java.util.concurrent.locks.")) {
-            return true;
-        }
-        try {
-            ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            Class<?> c = Class.forName(parkedClass, false, loader != null ? loader : ProfileReport.class.getClassLoader());
-            if (isLock(c)) {
-                return true;
-            }
-            boolean synchronizer = AbstractQueuedSynchronizer.class.isAssignableFrom(c)
-                    || AbstractQueuedLongSynchronizer.class.isAssignableFrom(c);
-            return synchronizer && c.getEnclosingClass() != null && isLock(c.getEnclosingClass());
-        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
-            return false;
-        }
-    }
-
-    private static boolean isLock(Class<?> c) {
-        return Lock.class.isAssignableFrom(c) || ReadWriteLock.class.isAssignableFrom(c);
+        return LockBlockers.isLockBlocker(parkedClass);
     }
 
     /**
@@ -214,374 +169,11 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
      */
     public String render(int topN) {
-        StringBuilder out = new StringBuilder();
-        out.append(lockTable.render(topN, TopTable.PLUMBING));
-        if (!lockWaitByBlocker.isEmpty()) {
-            out.append("lock wait by blocker:");
-            lockWaitByBlocker.forEach((k, v) -> out.append(' ').append(k).append('=').append(ValueUnit.NANOSECONDS.format(v)));
-            out.append('\n');
-        }
-        String cpuText = cpuTable.render(topN, TopTable.PLUMBING);
-        int eol = cpuText.indexOf('\n') + 1;
-        out.append(cpuText, 0, eol).append(cpu.render()).append('\n').append(cpuText.substring(eol));
-        out.append(allocationTable.render(topN, TopTable.PLUMBING));
-        out.append(gc.render()).append('\n');
-        out.append(String.format(Locale.ROOT,
-                "events: cpu_samples=%d alloc_samples=%d (dropped %d) lock_parks=%d monitor_enters=%d"
-                        + " profiled_lock_waits_virtual=%d non_lock_parks_ignored=%d"
-                        + " gcs=%d virtual_threads_started=%d truncated_stacks=%d%n",
-                events.executionSamples(), events.allocationSamples(), events.allocationSamplesDropped(), events.lockParks(), events.monitorEnters(),
-                events.profiledLockWaits(),
-                events.nonLockParks(), events.garbageCollections(), events.virtualThreadsStarted(),
-                events.truncatedStacks()));
-        for (String n : notes) {
-            out.append("NOTE: ").append(n).append('\n');
-        }
-        out.append("recording: ").append(file).append(" (open in JDK Mission Control, or `jfr print` / `jfr view`)\n");
-        return out.toString();
-    }
-
-    /** One pass over the file. */
-    private static final class Reader {
-        private final Predicate<String> hideLeafFrame;
-        private final Map<List<String>, double[]> lock = new HashMap<>();  // [nanos, events]
-        private final Map<List<String>, double[]> cpu = new HashMap<>();   // [samples, events]
-        private final Map<List<String>, double[]> alloc = new HashMap<>(); // [bytes, events]
-        private final Map<String, Long> byBlocker = new HashMap<>();
-        private final Map<String, Boolean> blockerIsLock = new HashMap<>();
-        private final Map<String, String> names = new HashMap<>();
-        private final Set<Integer> gcPhaseIds = new HashSet<>();
-        private final List<AllocationSample> allocationList = new ArrayList<>();
-        private final Set<Long> threadsAtStart = new HashSet<>();
-        private Instant threadStatsFirst;
-        private long executionSamples, virtualSamples, allocationSamples, lockParks, monitorEnters, nonLockParks;
-        private long gcs, virtualThreadsStarted, truncated, allocatedBytes, profiledLockWaits;
-        private long gcPauseNanos, gcLongestNanos, phasePauseNanos, phaseLongestNanos;
-        private long periodNanos = -1;
-        private int markerCores = -1, hwThreads = -1;
-        private Instant first, last, markerStart, markerStop;
-
-        Reader(Predicate<String> hideLeafFrame) {
-            this.hideLeafFrame = hideLeafFrame;
-        }
-
-        ProfileReport read(Path path) throws IOException {
-            long executionSampleTypeId = Long.MIN_VALUE;
-            try (RecordingFile rf = new RecordingFile(path)) {
-                for (EventType t : rf.readEventTypes()) {
-                    if (t.getName().equals("jdk.ExecutionSample")) {
-                        executionSampleTypeId = t.getId();
-                    }
-                }
-                while (rf.hasMoreEvents()) {
-                    accept(rf.readEvent(), executionSampleTypeId);
-                }
-            }
-            return build(path);
-        }
-
-        private void accept(RecordedEvent e, long executionSampleTypeId) {
-            Instant start = e.getStartTime();
-            Instant end = e.getEndTime();
-            if (first == null || start.isBefore(first)) {
-                first = start;
-            }
-            if (last == null || end.isAfter(last)) {
-                last = end;
-            }
-            switch (e.getEventType().getName()) {
-                case "jdk.ExecutionSample" -> {
-                    executionSamples++;
-                    RecordedThread t = e.getThread("sampledThread");
-                    if (t != null && t.isVirtual()) {
-                        virtualSamples++;
-                    }
-                    add(cpu, frames(e), 1);
-                }
-                case "jdk.ObjectAllocationSample" -> {
-                    allocationSamples++;
-                    RecordedThread t = e.getThread();
-                    allocationList.add(new AllocationSample(t == null ? -1 : t.getId(), t != null && t.isVirtual(),
-                            start, frames(e), e.getLong("weight")));
-                }
-                case "jdk.ThreadAllocationStatistics" -> {
-                    RecordedThread t = e.getValue("thread");
-                    if (threadStatsFirst == null || start.isBefore(threadStatsFirst)) {
-                        threadStatsFirst = start;
-                        threadsAtStart.clear();
-                    }
-                    if (t != null && start.equals(threadStatsFirst)) {
-                        threadsAtStart.add(t.getId());
-                    }
-                }
-                case "jdk.ThreadPark" -> {
-                    RecordedClass c = e.getValue("parkedClass");
-                    String name = c == null ? null : c.getName();
-                    if (name != null && blockerIsLock.computeIfAbsent(name, ProfileReport::isLockBlocker)) {
-                        lockParks++;
-                        lockWait(e, name);
-                    } else {
-                        nonLockParks++;
-                    }
-                }
-                case "jdk.JavaMonitorEnter" -> {
-                    monitorEnters++;
-                    RecordedClass c = e.getValue("monitorClass");
-                    lockWait(e, c == null ? "(unknown monitor)" : c.getName());
-                }
-                case "jdk.GarbageCollection" -> {
-                    gcs++;
-                    long sum = e.getDuration("sumOfPauses").toNanos();
-                    long longest = e.getDuration("longestPause").toNanos();
-                    gcPauseNanos += Math.max(0, sum);
-                    gcLongestNanos = Math.max(gcLongestNanos, longest);
-                }
-                case "jdk.GCPhasePause" -> {
-                    gcPhaseIds.add(e.getInt("gcId"));
-                    long d = e.getDuration().toNanos();
-                    phasePauseNanos += d;
-                    phaseLongestNanos = Math.max(phaseLongestNanos, d);
-                }
-                case "jdk.ActiveSetting" -> {
-                    if (e.getLong("id") == executionSampleTypeId && "period".equals(e.getString("name"))) {
-                        long p = parseTimespanNanos(e.getString("value"));
-                        if (p > 0 && (periodNanos < 0 || p < periodNanos)) {
-                            periodNanos = p; // JFR uses the shortest period of all running recordings
-                        }
-                    }
-                }
-                case "jdk.CPUInformation" -> hwThreads = e.getInt("hwThreads");
-                case "jdk.VirtualThreadStart" -> virtualThreadsStarted++;
-                case PROFILED_LOCK_WAIT -> {
-                    if (e.hasField("virtualThread") && e.getBoolean("virtualThread")) {
-                        profiledLockWaits++;
-                        String name = e.hasField("lockName") ? e.getString("lockName") : null;
-                        lockWait(e, "archlab.profile.ProfiledLock[" + name + "]");
-                    }
-                }
-                case ProfileMarkerEvent.NAME -> {
-                    markerCores = e.getInt("availableProcessors");
-                    if (ProfileMarkerEvent.START.equals(e.getString("phase"))) {
-                        markerStart = start;
-                    } else {
-                        markerStop = start;
-                    }
-                }
-                default -> { }
-            }
-        }
-
-        private void lockWait(RecordedEvent e, String blocker) {
-            long nanos = Math.max(0, e.getDuration().toNanos());
-            byBlocker.merge(blocker, nanos, Long::sum);
-            add(lock, frames(e), nanos);
-        }
-
-        private List<String> frames(RecordedEvent e) {
-            RecordedStackTrace st = e.getStackTrace();
-            if (st == null) {
-                return List.of();
-            }
-            if (st.isTruncated()) {
-                truncated++;
-            }
-            List<RecordedFrame> fs = st.getFrames();
-            List<String> out = new ArrayList<>(fs.size());
-            for (RecordedFrame f : fs) {
-                RecordedMethod m = f.getMethod();
-                if (m != null) {
-                    String type = m.getType().getName();
-                    if (type.contains("$$Lambda")) {
-                        type = HIDDEN_CLASS_SUFFIX.matcher(type).replaceFirst("");
-                    }
-                    String n = type + "." + m.getName();
-                    out.add(names.computeIfAbsent(n, k -> k));
-                }
-            }
-            return List.copyOf(out);
-        }
-
-        private static void add(Map<List<String>, double[]> into, List<String> frames, double weight) {
-            double[] v = into.computeIfAbsent(frames, k -> new double[2]);
-            v[0] += weight;
-            v[1] += 1;
-        }
-
-        private List<WeightedStack> stacks(Map<List<String>, double[]> from, double scale, boolean filter) {
-            List<WeightedStack> out = new ArrayList<>(from.size());
-            from.forEach((frames, v) -> out.add(new WeightedStack(filter ? hideLeaves(frames) : frames,
-                    v[0] * scale, (long) v[1])));
-            out.sort((a, b) -> Double.compare(b.weight(), a.weight()));
-            return out;
-        }
-
-        private List<String> hideLeaves(List<String> frames) {
-            int i = 0;
-            while (i < frames.size() && hideLeafFrame.test(frames.get(i))) {
-                i++;
-            }
-            return i == frames.size() ? frames : frames.subList(i, frames.size());
-        }
-
-        /** Drops each pre-existing thread's first allocation sample; fills {@link #alloc}; returns [dropped count, bytes]. */
-        private long[] settleAllocationSamples() {
-            long dropped = 0;
-            long droppedBytes = 0;
-            allocationList.sort((a, b) -> a.start().compareTo(b.start()));
-            Set<Long> seen = new HashSet<>();
-            for (AllocationSample s : allocationList) {
-                if (threadsAtStart.contains(s.threadId()) && seen.add(s.threadId())) {
-                    dropped++;
-                    droppedBytes += s.weight();
-                    continue;
-                }
-                allocatedBytes += s.weight();
-                add(alloc, s.frames(), s.weight());
-            }
-            return new long[] {dropped, droppedBytes};
-        }
-
-        private ProfileReport build(Path path) {
-            List<String> notes = new ArrayList<>();
-            long[] dropped = settleAllocationSamples();
-            boolean virtualAllocations = allocationList.stream().anyMatch(AllocationSample::virtual);
-            long durationNanos;
-            if (markerStart != null && markerStop != null && !markerStop.isBefore(markerStart)) {
-                durationNanos = java.time.Duration.between(markerStart, markerStop).toNanos();
-            } else {
-                durationNanos = first == null ? 0 : java.time.Duration.between(first, last).toNanos();
-            }
-            int cores = markerCores > 0 ? markerCores : hwThreads;
-            if (cores <= 0) {
-                cores = Runtime.getRuntime().availableProcessors();
-                notes.add("processor count not in the recording; using this JVM's (" + cores + ")");
-            }
-            long period = periodNanos;
-            if (period <= 0) {
-                period = DEFAULT_PERIOD_NANOS;
-                if (executionSamples > 0) {
-                    notes.add("CPU sampling period not in the recording (no jdk.ActiveSetting); assumed "
-                            + ValueUnit.NANOSECONDS.format(period));
-                }
-            }
-
-            List<WeightedStack> lockStacks = stacks(lock, 1, false);
-            TopTable lockTable = TopTable.aggregate(LOCK_TITLE, ValueUnit.NANOSECONDS, stacks(lock, 1, true));
-            TopTable cpuTable = TopTable.aggregate(String.format(Locale.ROOT, CPU_TITLE, ValueUnit.NANOSECONDS.format(period)),
-                    ValueUnit.NANOSECONDS, stacks(cpu, period, true));
-            TopTable allocTable = TopTable.aggregate(ALLOCATION_TITLE, ValueUnit.BYTES, stacks(alloc, 1, true));
-
-            String vtCount = virtualThreadsStarted > 0
-                    ? virtualThreadsStarted + " virtual threads were started during the recording"
-                    : virtualSamples > 0 ? "virtual threads ran during the recording (" + virtualSamples + " CPU samples)"
-                    : null;
-            if (lockTable.rows().isEmpty()) {
-                String why = "no lock-wait events in the recording; this does NOT show an absence of contention: "
-                        + VIRTUAL_THREAD_LOCK_NOTE
-                        + (vtCount != null ? " (" + vtCount + ")" : "")
-                        + ". Otherwise no thread waited on a lock for longer than the recording's threshold";
-                lockTable = lockTable.withNote(why);
-                notes.add(why);
-            } else if (vtCount != null) {
-                String why = vtCount + ": their lock waits are missing from this table"
-                        + (profiledLockWaits > 0 ? " (except " + profiledLockWaits + " waits on a ProfiledLock)" : "")
-                        + ", which under-reports contention. " + VIRTUAL_THREAD_LOCK_NOTE;
-                lockTable = lockTable.withNote(why);
-                notes.add(why);
-            }
-            if (cpuTable.rows().isEmpty()) {
-                String why = "no execution samples: jdk.ExecutionSample was off, the recording was too short,"
-                        + " or no thread ran Java code";
-                cpuTable = cpuTable.withNote(why);
-                notes.add(why);
-            }
-            if (allocTable.rows().isEmpty()) {
-                String why = allocationSamples > 0
-                        ? "all " + allocationSamples + " allocation samples were first samples of threads that existed"
-                                + " before the recording, and were dropped (see the note on dropped samples)"
-                        : "no allocation samples: jdk.ObjectAllocationSample was off or nothing was allocated";
-                allocTable = allocTable.withNote(why);
-                notes.add(why);
-            }
-
-            int collections;
-            long pauseTotal;
-            long pauseMax;
-            if (gcs > 0) {
-                collections = (int) gcs;
-                pauseTotal = gcPauseNanos;
-                pauseMax = gcLongestNanos;
-            } else {
-                collections = gcPhaseIds.size();
-                pauseTotal = phasePauseNanos;
-                pauseMax = phaseLongestNanos;
-            }
-            if (dropped[0] > 0) {
-                notes.add("dropped the first allocation sample of " + dropped[0] + " threads that existed before the"
-                        + " recording (" + ValueUnit.BYTES.format(dropped[1]) + "): its weight can include everything the"
-                        + " thread allocated since its previous sample, long before the recording");
-            } else if (threadStatsFirst == null && allocationSamples > 0) {
-                notes.add("no jdk.ThreadAllocationStatistics in the recording: the first allocation sample of threads"
-                        + " that ran before the recording may carry allocation from before it; not corrected");
-            }
-            if (virtualAllocations) {
-                notes.add("virtual threads allocated: their samples are weighted by their carrier thread's counter,"
-                        + " so the first sample on each carrier that ran before the recording may carry older allocation;"
-                        + " the allocation table and estimate may be too high");
-            }
-            if (collections == 0) {
-                notes.add("no garbage collection during the recording");
-            }
-            double seconds = durationNanos / 1e9;
-            double mbps = seconds > 0 ? allocatedBytes / seconds / (1 << 20) : 0;
-            GcSummary gc = new GcSummary(collections, pauseTotal, pauseMax, allocatedBytes, mbps);
-
-            double capacity = (double) durationNanos * cores;
-            CpuSummary cpuSummary = new CpuSummary(durationNanos, executionSamples, period, cores,
-                    capacity > 0 ? 100.0 * executionSamples * period / capacity : 0);
-
-            long stacked = executionSamples + allocationSamples + lockParks + monitorEnters + profiledLockWaits;
-            if (truncated > 0) {
-                notes.add(truncated + " of " + stacked + " stack traces were cut at JFR's stack depth"
-                        + " (-XX:FlightRecorderOptions:stackdepth, default 64): their outermost frames are missing,"
-                        + " so cum of entry-point methods is under-counted");
-            }
-
-            Map<String, Long> blockers = new LinkedHashMap<>();
-            byBlocker.entrySet().stream()
-                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                    .forEach(en -> blockers.put(en.getKey(), en.getValue()));
-
-            EventCounts counts = new EventCounts(executionSamples, allocationSamples, dropped[0], lockParks, monitorEnters,
-                    profiledLockWaits,
-                    nonLockParks, gcs, virtualThreadsStarted, truncated);
-            return new ProfileReport(path.toAbsolutePath().toString(), durationNanos, lockTable, cpuTable, allocTable,
-                    blockers, lockStacks, cpuSummary, gc, counts, notes);
-        }
-    }
-
-    private record AllocationSample(long threadId, boolean virtual, Instant start, List<String> frames, long weight) {
+        return ProfileText.render(this, topN);
     }
 
     /** @return nanoseconds of a JFR timespan setting such as {@code "10 ms"} or {@code "20000000 ns"}; -1 if not one */
     static long parseTimespanNanos(String value) {
-        if (value == null) {
-            return -1;
-        }
-        Matcher m = TIMESPAN.matcher(value);
-        if (!m.matches()) {
-            return -1;
-        }
-        long n = Long.parseLong(m.group(1));
-        long factor = switch (m.group(2)) {
-            case "ns" -> 1L;
-            case "us" -> 1_000L;
-            case "ms" -> 1_000_000L;
-            case "s" -> 1_000_000_000L;
-            case "m" -> 60_000_000_000L;
-            case "h" -> 3_600_000_000_000L;
-            default -> 86_400_000_000_000L;
-        };
-        return n * factor;
+        return CpuSamples.parseTimespanNanos(value);
     }
 }

@@ -3,8 +3,11 @@ package archlab.profile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -47,6 +50,46 @@ class ProfiledLockReportTest {
         assertThat(report.lockTable().row("archlab.profile.ProfiledLock.lock"))
                 .hasValueSatisfying(r -> assertThat(r.cum()).isLessThanOrEqualTo(report.lockTable().total()));
         assertThat(report.lockWaitNanosWhere(THIS_CLASS + "holdsTheLock")).isPositive();
+    }
+
+    @Test
+    @EnabledForJreRange(min = JRE.JAVA_25)
+    @DisplayName("a virtual thread's tryLock(timeout) that times out on a ProfiledLock shows in the lock table: at least the timeout, charged to the lock and to the caller")
+    void aTimedOutTryLockOfAVirtualThreadIsCounted(@TempDir Path dir) throws Exception {
+        ProfiledLock lock = new ProfiledLock("timed-out");
+        Duration timeout = Duration.ofMillis(30);
+        AtomicBoolean acquired = new AtomicBoolean(true);
+        Path file;
+        try (JfrRecorder jfr = JfrRecorder.start(ProfileSettings.defaults())) {
+            lock.lock();
+            try {
+                Thread.ofVirtual().start(() -> acquired.set(triesTheLock(lock, timeout))).join();
+            } finally {
+                lock.unlock();
+            }
+            file = jfr.stopAndDump(dir.resolve("timed-out.jfr"));
+        }
+        ProfileReport report = ProfileReport.read(file);
+
+        assertThat(acquired).as("the tryLock timed out").isFalse();
+        assertThat(report.events().profiledLockWaits()).isPositive();
+        assertThat(report.lockWaitByBlocker().get("archlab.profile.ProfiledLock[timed-out]"))
+                .isGreaterThanOrEqualTo(timeout.toNanos());
+        assertThat(report.lockTable().row("archlab.profile.ProfiledLock.tryLock")).isPresent();
+        assertThat(report.lockWaitNanosWhere(THIS_CLASS + "triesTheLock")).isGreaterThanOrEqualTo(timeout.toNanos());
+    }
+
+    static boolean triesTheLock(ProfiledLock lock, Duration timeout) {
+        try {
+            boolean got = lock.tryLock(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (got) {
+                lock.unlock();
+            }
+            return got;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private static ProfileReport record(Path dir, ProfiledLock lock, boolean virtual) throws Exception {
