@@ -12,6 +12,7 @@ import archlab.downstream.Payments;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The read cache: never stale after a change, a stream of bad ids held off the table by negative
- * caching, concurrent misses coalesced, lifetimes jittered, size bounded. Time is a {@link ManualClock};
+ * caching, concurrent misses coalesced, lifetimes jittered, size bounded. Time is a {@link FakeClock};
  * Caffeine's maintenance runs on the caller's thread.
  */
 class OrderCacheTest {
@@ -34,7 +35,7 @@ class OrderCacheTest {
     private static final RequestContext CTX = RequestContext.background();
     private static final List<Item> ONE_ITEM = List.of(new Item("sku-a", 1, 1999));
 
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
 
     private OrderService service(LatencyModel tableReadLatency) {
         return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT),

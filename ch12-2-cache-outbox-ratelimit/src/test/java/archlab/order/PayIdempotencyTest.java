@@ -17,6 +17,7 @@ import archlab.downstream.Payments;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,7 +126,7 @@ class PayIdempotencyTest {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(50)));
         OrderService service = service(stub);
         String id = service.create(CTX, "cust", ONE_ITEM).id();
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
 
         assertThatThrownBy(() -> service.pay(RequestContext.withTimeout(clock, Duration.ofMillis(1)), id))
                 .isInstanceOf(DownstreamTimeoutException.class);

@@ -5,17 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.DownstreamException;
 import archlab.downstream.PaymentDeclinedException;
-import archlab.loadgen.NanoClock;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /** The breaker's three states on a fake clock: nothing here sleeps. */
 class CircuitBreakerTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
-    private final NanoClock clock = now::get;
+    private final FakeClock clock = new FakeClock();
     private final CircuitBreaker breaker = new CircuitBreaker("payments",
             new CircuitBreaker.Settings(10, 5, 0.5, Duration.ofMillis(100)), clock,
             e -> e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
@@ -39,7 +37,7 @@ class CircuitBreakerTest {
         call(failure());
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN);
 
-        now.addAndGet(Duration.ofMillis(30).toNanos());
+        clock.advance(Duration.ofMillis(30));
         assertThatThrownBy(breaker::acquire).isInstanceOf(CircuitOpenException.class)
                 .satisfies(e -> assertThat(((CircuitOpenException) e).retryAfter()).isEqualTo(Duration.ofMillis(70)));
         assertThat(breaker.rejected()).isEqualTo(1);
@@ -51,7 +49,7 @@ class CircuitBreakerTest {
         for (int i = 0; i < 5; i++) {
             call(failure());
         }
-        now.addAndGet(Duration.ofMillis(100).toNanos());
+        clock.advance(Duration.ofMillis(100));
         breaker.acquire();
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
         assertThatThrownBy(breaker::acquire).as("only one trial at a time").isInstanceOf(CircuitOpenException.class);
@@ -59,7 +57,7 @@ class CircuitBreakerTest {
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN);
         assertThat(breaker.timesOpened()).isEqualTo(2);
 
-        now.addAndGet(Duration.ofMillis(100).toNanos());
+        clock.advance(Duration.ofMillis(100));
         breaker.acquire();
         breaker.record(null);
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);

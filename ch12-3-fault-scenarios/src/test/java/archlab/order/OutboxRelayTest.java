@@ -12,6 +12,7 @@ import archlab.downstream.NotifierStub;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,7 +105,7 @@ class OutboxRelayTest {
     @Test
     @DisplayName("an entry that fails its last allowed attempt is parked (kept, listed with its error, not retried), and delivered once put back")
     void parkedAfterMaxAttemptsAndPutBack() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
         OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT.withMaxAttempts(3)
@@ -142,7 +143,7 @@ class OutboxRelayTest {
     @Test
     @DisplayName("a delivery whose acknowledgement was lost is sent again with the same message id: one redelivery, one notification")
     void lostAcknowledgementIsARecognisedRedelivery() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         LosingAcks notifier = new LosingAcks(receiver, call -> call == 0);
         OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
         String id = pay(service);
@@ -160,7 +161,7 @@ class OutboxRelayTest {
     @Test
     @DisplayName("time-to-notify is measured from the PAID mark to the acknowledged delivery, on the injected clock")
     void timeToNotifyIsMeasuredOnTheClock() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         OrderService service = fakeTimeService(clock, receiver, OutboxRelay.Settings.DEFAULT);
         pay(service);
         clock.advance(Duration.ofMillis(7));
@@ -173,7 +174,7 @@ class OutboxRelayTest {
     @Test
     @DisplayName("the back-off doubles from its base after each failed attempt and stops at its maximum")
     void backoffDoublesAndIsCapped() {
-        OutboxRelay relay = new OutboxRelay(new Outbox(new ManualClock()), receiver, new ManualClock(), Runnable::run,
+        OutboxRelay relay = new OutboxRelay(new Outbox(new FakeClock()), receiver, new FakeClock(), Runnable::run,
                 OutboxRelay.Settings.DEFAULT.withBackoff(Duration.ofMillis(10), Duration.ofMillis(50)));
         assertThat(List.of(relay.backoff(1), relay.backoff(2), relay.backoff(3), relay.backoff(4), relay.backoff(40)))
                 .containsExactly(Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
@@ -195,7 +196,7 @@ class OutboxRelayTest {
                 OrderServiceSettings.DEFAULT.withPayLimit(null).withRelay(relay));
     }
 
-    private static OrderService fakeTimeService(ManualClock clock, Notifier notifier, OutboxRelay.Settings relay) {
+    private static OrderService fakeTimeService(FakeClock clock, Notifier notifier, OutboxRelay.Settings relay) {
         return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
                 OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(null).withRelay(relay));
     }

@@ -17,6 +17,7 @@ import archlab.downstream.Payments;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,7 +45,7 @@ class PayIdempotencyTest {
 
     private final InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
 
     private OrderService service(Payments payments) {
         return service(inventory, payments);

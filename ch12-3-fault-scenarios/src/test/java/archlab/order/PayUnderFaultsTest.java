@@ -15,6 +15,7 @@ import archlab.downstream.StubBehaviour;
 import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
 import archlab.loadgen.RequestRejectedException;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -32,7 +33,7 @@ class PayUnderFaultsTest {
     private static final RequestContext CTX = RequestContext.background();
     private static final List<Item> ONE_ITEM = List.of(new Item("sku-a", 1, 1999));
 
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
 
     private OrderServiceSettings onTheManualClock() {

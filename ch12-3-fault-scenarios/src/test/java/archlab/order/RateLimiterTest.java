@@ -14,6 +14,7 @@ import archlab.loadgen.RequestContext;
 import archlab.loadgen.RequestRejectedException;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.Workload;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,7 @@ class RateLimiterTest {
     private static final RequestContext CTX = RequestContext.background();
     private static final List<Item> ONE_ITEM = List.of(new Item("sku-a", 1, 1999));
 
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
     private final InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
     private final PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
 

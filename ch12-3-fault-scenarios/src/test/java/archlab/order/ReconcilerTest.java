@@ -10,6 +10,7 @@ import archlab.downstream.StubBehaviour;
 import archlab.loadgen.Deadline;
 import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -28,7 +29,7 @@ class ReconcilerTest {
     private static final Reconciler.Settings SETTINGS = new Reconciler.Settings(Duration.ofMillis(1),
             Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ofMillis(5), Duration.ofMillis(40), 64);
 
-    private final ManualClock clock = new ManualClock();
+    private final FakeClock clock = new FakeClock();
     private final PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
     private final RecordingResolver resolver = new RecordingResolver();
 

@@ -5,14 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.DownstreamException;
 import archlab.loadgen.Deadline;
-import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import archlab.trace.Trace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -20,18 +19,17 @@ import org.junit.jupiter.api.Test;
 /** Bounded, jittered, deadline-aware retries, on a fake clock whose sleeper advances it. */
 class RetryPolicyTest {
 
-    private final AtomicLong now = new AtomicLong(0);
-    private final NanoClock clock = now::get;
+    private final FakeClock clock = new FakeClock();
     private final List<Long> slept = new ArrayList<>();
     private final RetryPolicy.Sleeper sleeper = nanos -> {
         slept.add(nanos);
-        now.addAndGet(nanos);
+        clock.advance(nanos);
     };
     private final RetryPolicy policy = new RetryPolicy(4, Duration.ofMillis(10), Duration.ofMillis(40),
             Duration.ofMillis(50), 7);
 
     private RequestContext ctx(Duration timeout) {
-        return new RequestContext(1, now.get(), new Deadline(now.get() + timeout.toNanos()), clock, Trace.OFF);
+        return new RequestContext(1, clock.nanoTime(), new Deadline(clock.nanoTime() + timeout.toNanos()), clock, Trace.OFF);
     }
 
     @Test
@@ -82,10 +80,10 @@ class RetryPolicyTest {
         RequestContext ctx = ctx(Duration.ofMillis(15));
         assertThatThrownBy(() -> policy.run(ctx, c -> {
             calls.incrementAndGet();
-            now.addAndGet(Duration.ofMillis(6).toNanos()); // each attempt takes 6 ms
+            clock.advance(Duration.ofMillis(6)); // each attempt takes 6 ms
             throw new DownstreamException("payments", calls.get(), "slow");
         }, e -> true, sleeper, null)).isInstanceOf(DownstreamException.class);
-        assertThat(now.get()).as("time spent, ns").isLessThanOrEqualTo(ctx.deadline().atNanos());
+        assertThat(clock.nanoTime()).as("time spent, ns").isLessThanOrEqualTo(ctx.deadline().atNanos());
         assertThat(calls.get()).isLessThan(4);
     }
 
@@ -98,7 +96,7 @@ class RetryPolicyTest {
             seen.add(c.deadline());
             return null;
         }, e -> true, sleeper, null);
-        assertThat(seen.get(0).atNanos()).isEqualTo(now.get() + Duration.ofMillis(50).toNanos());
+        assertThat(seen.get(0).atNanos()).isEqualTo(clock.nanoTime() + Duration.ofMillis(50).toNanos());
         RequestContext tight = ctx(Duration.ofMillis(20));
         policy.run(tight, c -> {
             seen.add(c.deadline());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -34,11 +35,11 @@ class NotifierStubTest {
     @Test
     @DisplayName("a message whose reply timed out was delivered, so its retry is a redelivery")
     void retryAfterTimeoutIsARedelivery() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         NotifierStub notifier = new NotifierStub(StubBehaviour.constant(Duration.ofMillis(5)));
         Notification paid = Notification.orderPaid("o-1");
 
-        assertThatThrownBy(() -> notifier.notify(clock.contextWithTimeout(Duration.ofMillis(1)), paid))
+        assertThatThrownBy(() -> notifier.notify(RequestContext.withTimeout(clock, Duration.ofMillis(1)), paid))
                 .isInstanceOf(DownstreamTimeoutException.class);
         notifier.notify(NO_DEADLINE, paid);
 

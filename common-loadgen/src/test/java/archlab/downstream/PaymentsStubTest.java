@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +23,10 @@ class PaymentsStubTest {
     @Test
     @DisplayName("a charge whose reply timed out is in the ledger: the caller got the timeout, the money moved")
     void chargeWhoseReplyTimedOutIsRecorded() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         PaymentsStub payments = new PaymentsStub(StubBehaviour.constant(Duration.ofHours(1)));
 
-        assertThatThrownBy(() -> payments.charge(clock.contextWithTimeout(Duration.ofMillis(1)),
+        assertThatThrownBy(() -> payments.charge(RequestContext.withTimeout(clock, Duration.ofMillis(1)),
                 new ChargeRequest("o-1", 1_000, "key-1")))
                 .isInstanceOf(DownstreamTimeoutException.class)
                 .hasMessageContaining("payments call #0");
@@ -41,11 +42,11 @@ class PaymentsStubTest {
     @Test
     @DisplayName("a retry with the same key after a timed-out reply replays the first charge instead of charging again")
     void retryWithSameKeyAfterTimeoutChargesOnce() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         PaymentsStub payments = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(5)));
         ChargeRequest request = new ChargeRequest("o-1", 1_000, "key-1");
 
-        assertThatThrownBy(() -> payments.charge(clock.contextWithTimeout(Duration.ofMillis(1)), request))
+        assertThatThrownBy(() -> payments.charge(RequestContext.withTimeout(clock, Duration.ofMillis(1)), request))
                 .isInstanceOf(DownstreamTimeoutException.class);
         ChargeResult retry = payments.charge(NO_DEADLINE, request);
 
@@ -60,7 +61,7 @@ class PaymentsStubTest {
     void expiredCallChargesNothing() {
         PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
 
-        assertThatThrownBy(() -> payments.charge(new ManualClock().contextWithTimeout(Duration.ZERO),
+        assertThatThrownBy(() -> payments.charge(RequestContext.withTimeout(new FakeClock(), Duration.ZERO),
                 ChargeRequest.withoutKey("o-1", 1_000)))
                 .isInstanceOf(DownstreamTimeoutException.class);
 

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import archlab.loadgen.DeadlineExceededException;
 import archlab.loadgen.NanoClock;
 import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -84,10 +85,10 @@ class StubDeadlineTest {
     @Test
     @DisplayName("on a manual clock the timeout decision is exact: latency 1 h, 1 ms left -> timeout after sleeping 1 ms")
     void timeoutDecisionUsesTheRequestClock() {
-        ManualClock clock = new ManualClock();
+        FakeClock clock = new FakeClock();
         InventoryStub inventory = new InventoryStub(StubBehaviour.constant(Duration.ofHours(1)));
 
-        assertThatThrownBy(() -> inventory.reserve(clock.contextWithTimeout(Duration.ofMillis(1)), "sku-1", 2))
+        assertThatThrownBy(() -> inventory.reserve(RequestContext.withTimeout(clock, Duration.ofMillis(1)), "sku-1", 2))
                 .isInstanceOf(DownstreamTimeoutException.class);
 
         assertThat(inventory.counters()).isEqualTo(new StubCounters(1, 0, 0, 1));

@@ -3,6 +3,7 @@ package archlab.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.DisplayName;

@@ -3,10 +3,10 @@ package archlab.loadgen;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import archlab.loadgen.testing.FakeClock;
 import archlab.trace.Span;
 import archlab.trace.Trace;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +15,7 @@ class RequestContextTest {
     @Test
     @DisplayName("withTimeout's deadline is its planned start plus the timeout, even on a clock that moves between readings")
     void withTimeoutDeadlineIsPlannedStartPlusTimeout() {
-        AtomicLong ticks = new AtomicLong();
-        NanoClock ticking = () -> ticks.addAndGet(1_000); // every reading 1 µs later
+        FakeClock ticking = new FakeClock().setAutoIncrementStep(Duration.ofNanos(1_000)); // every reading 1 µs later
         RequestContext ctx = RequestContext.withTimeout(ticking, Duration.ofMillis(50));
 
         assertThat(ctx.deadline().atNanos()).isEqualTo(ctx.plannedStartNanos() + 50_000_000L);

@@ -3,7 +3,7 @@ package archlab.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.loadgen.FakeClock;
+import archlab.loadgen.testing.FakeClock;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -215,19 +215,19 @@ class RequestTraceTest {
     @Test
     @org.junit.jupiter.api.DisplayName("past the nesting limit a span is not recorded and never throws: its time stays with the enclosing segment and still adds up")
     void overflowNeverThrows() {
-        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong(100);
-        RequestTrace t = new RequestTrace(now::get, 100);
+        FakeClock clock = new FakeClock(100);
+        RequestTrace t = new RequestTrace(clock, 100);
         t.begin(100);
         java.util.List<Span> open = new java.util.ArrayList<>();
         for (int i = 0; i < 40; i++) {
-            now.addAndGet(10);
+            clock.advance(10);
             open.add(t.span("level-" + i));
         }
         for (int i = open.size() - 1; i >= 0; i--) {
-            now.addAndGet(10);
+            clock.advance(10);
             open.get(i).close();
         }
-        t.finish(now.get());
+        t.finish(clock.nanoTime());
         long sum = 0;
         for (int i = 0; i < t.segmentCount(); i++) {
             sum += t.selfNanos(i);

@@ -3,7 +3,7 @@ package archlab.trace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import archlab.loadgen.FakeClock;
+import archlab.loadgen.testing.FakeClock;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.List;
 import java.util.Map;
