@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 source .ci/jdk.sh
 MVN=(mvn -B -ntp)
 
-# excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code
+# excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code;
+# every module's tests compiled first, since the claims tables are read from them (-pl book builds common-loadgen only)
+"${MVN[@]}" -q test-compile
 "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
 "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false

@@ -5,12 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The book's markers: code regions, report lines, values and claims tables come from their sources, and drift is caught. */
+/**
+ * The book's markers: code regions, report lines, values and claims tables come from their sources, drift is
+ * caught, and a claims table whose module's tests are not compiled is said to be unchecked, never passed or failed.
+ * Which tests a module has is {@link TestDiscoveryTest}'s subject; here the claims fixture is
+ * {@link FixtureModules#CHECKPOINT}.
+ */
 class BookSyncTest {
 
     @TempDir
@@ -92,73 +100,6 @@ class BookSyncTest {
         assertThatThrownBy(sync::refresh).isInstanceOf(IllegalArgumentException.class);
     }
 
-    /** A fake module's test sources: a fast class, a load-run class with a nested class, a helper and quoted tests that are none. */
-    private void fakeModule() throws Exception {
-        Path tests = Files.createDirectories(root.resolve("fake/src/test/java/x"));
-        Files.writeString(tests.resolve("FastTest.java"), """
-                package x;
-
-                import org.junit.jupiter.api.DisplayName;
-                import org.junit.jupiter.api.Test;
-                import org.junit.jupiter.params.ParameterizedTest;
-                import org.junit.jupiter.params.provider.ValueSource;
-
-                /** Javadoc naming @Test void notATest() is no test. */
-                class FastTest {
-
-                    @Test
-                    @DisplayName("create totals the items")
-                    void second() {
-                        String quoted = \"""
-                                @Test
-                                @DisplayName("a test quoted in a text block")
-                                void quotedInATextBlock() { }
-                                \""";
-                        // @Test void commentedOut() { }
-                    }
-
-                    @DisplayName("get is " + "not a copy")
-                    @ParameterizedTest(name = "{0} (x)")
-                    @ValueSource(ints = {1, 2})
-                    void first(int n) {
-                    }
-
-                    @Test
-                    void withoutAName() {
-                    }
-
-                    @Test
-                    @DisplayName("lab.profile true|false turns JFR on or off")
-                    void pipe() {
-                    }
-                }
-                """);
-        Files.writeString(tests.resolve("LoadRunTest.java"), """
-                package x;
-
-                import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-
-                @EnabledIfSystemProperty(named = "baseline", matches = ".*", disabledReason = "a 3 s load run")
-                class LoadRunTest {
-
-                    @Nested
-                    @DisplayName("one run, read twice")
-                    class Outcomes {
-                        @Test
-                        @DisplayName("outcomes add up")
-                        void addUp() {
-                        }
-                    }
-
-                    @Test
-                    @DisplayName("money adds up")
-                    void moneyAddsUp() {
-                    }
-                }
-                """);
-        Files.writeString(tests.resolve("Helper.java"), "package x;\n\nfinal class Helper {\n    static int help() { return 1; }\n}\n");
-    }
-
     private static final String CLAIMS_CHAPTER = """
             # guide
             <!-- claims: fake -->
@@ -167,41 +108,31 @@ class BookSyncTest {
             """;
 
     @Test
-    @DisplayName("refresh fills a claims table: one row per @Test / @ParameterizedTest, by class then source order, nested classes included, quoted or commented tests left out")
+    @DisplayName("refresh fills a claims table: a header, then one row per test method JUnit discovers, by class then declaration order")
     void refreshFillsTheClaimsTable() throws Exception {
-        fakeModule();
+        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
         Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
         BookSync sync = new BookSync(root);
         assertThat(sync.check()).singleElement().asString().contains("claims: fake").contains("out of date");
 
         assertThat(sync.refresh()).containsExactly(root.resolve("book/guide.md"));
 
-        assertThat(Files.readString(root.resolve("book/guide.md"))).isEqualTo("""
-                # guide
-                <!-- claims: fake -->
-                | test | claim (its @DisplayName) | needs |
-                |---|---|---|
-                | `FastTest.second` | create totals the items |  |
-                | `FastTest.first` | get is not a copy |  |
-                | `FastTest.withoutAName` | (no @DisplayName) |  |
-                | `FastTest.pipe` | lab.profile true\\|false turns JFR on or off |  |
-                | `LoadRunTest.moneyAddsUp` | money adds up | `-Dbaseline` |
-                | `LoadRunTest.Outcomes.addUp` | outcomes add up | `-Dbaseline` |
-                <!-- /claims -->
-                """);
+        assertThat(Files.readString(root.resolve("book/guide.md"))).isEqualTo("# guide\n<!-- claims: fake -->\n"
+                + BookSync.CLAIMS_HEADER + FixtureModules.CHECKPOINT_ROWS + "<!-- /claims -->\n");
         assertThat(sync.check()).isEmpty();
+        assertThat(sync.notChecked()).isEmpty();
         assertThat(sync.refresh()).as("a second refresh changes nothing").isEmpty();
     }
 
     @Test
-    @DisplayName("a test added, renamed or re-described after the refresh makes check report the claims table out of date")
+    @DisplayName("a test re-described and recompiled after the refresh makes check report the claims table out of date")
     void staleClaimsTableIsCaught() throws Exception {
-        fakeModule();
+        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
         Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
         BookSync sync = new BookSync(root);
         sync.refresh();
-        Path fast = root.resolve("fake/src/test/java/x/FastTest.java");
-        Files.writeString(fast, Files.readString(fast).replace("create totals the items", "create totals the items in cents"));
+        FixtureModules.compile(root, "fake", Map.of("x/FastTest.java", FixtureModules.CHECKPOINT.get("x/FastTest.java")
+                .replace("\" the items\"", "\" the items in cents\"")));
 
         assertThat(sync.check()).singleElement().asString().contains("<!-- claims: fake -->").contains("out of date");
     }
@@ -209,7 +140,7 @@ class BookSyncTest {
     @Test
     @DisplayName("a pipe in a display name is escaped, so it does not split the table's cell")
     void pipeInAClaimIsEscaped() throws Exception {
-        fakeModule();
+        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
         String table = new BookSync(root).claimsTable("fake");
 
         assertThat(table).contains("| lab.profile true\\|false turns JFR on or off |");
@@ -218,45 +149,58 @@ class BookSyncTest {
     }
 
     @Test
-    @DisplayName("the needs column names the -D flag of a class's (or an enclosing class's) @EnabledIfSystemProperty, and is empty for a fast test")
-    void needsColumnNamesTheFlag() throws Exception {
-        fakeModule();
-        assertThat(new BookSync(root).claims("fake"))
-                .extracting(BookSync.Claim::test, BookSync.Claim::needs)
-                .contains(org.assertj.core.groups.Tuple.tuple("FastTest.second", ""),
-                        org.assertj.core.groups.Tuple.tuple("LoadRunTest.moneyAddsUp", "-Dbaseline"),
-                        org.assertj.core.groups.Tuple.tuple("LoadRunTest.Outcomes.addUp", "-Dbaseline"));
+    @DisplayName("a module whose tests are not compiled, or whose test class path was not written, is listed as not checked: no problem, no rewrite")
+    void uncompiledModuleIsNotChecked() throws Exception {
+        Path tests = Files.createDirectories(root.resolve("fresh/src/test/java/x"));
+        Files.writeString(tests.resolve("T.java"), "package x;\nclass T {\n}\n");
+        FixtureModules.compile(root, "nopath", FixtureModules.CHECKPOINT);
+        Files.delete(root.resolve("nopath").resolve(CompiledModule.CLASSPATH_FILE));
+        String chapter = "<!-- claims: fresh -->\nas it was\n<!-- /claims -->\n<!-- claims: nopath -->\nas it was\n<!-- /claims -->\n";
+        Files.writeString(root.resolve("book/guide.md"), chapter);
+        BookSync sync = new BookSync(root);
+
+        assertThat(sync.check()).isEmpty();
+        assertThat(sync.notChecked()).containsExactly(
+                "guide.md: claims of fresh not checked: its test classes are not compiled — run `mvn test` at the root",
+                "guide.md: claims of nopath not checked: its test class path (target/test-classpath.txt) is not written — run `mvn test` at the root");
+        assertThat(sync.refresh()).isEmpty();
+        assertThat(Files.readString(root.resolve("book/guide.md"))).isEqualTo(chapter);
     }
 
     @Test
-    @DisplayName("a test source with a 240,000-character text block, string and comment is read without overflowing the stack")
-    void longLiteralsAndCommentsAreRead() throws Exception {
-        Path tests = Files.createDirectories(root.resolve("big/src/test/java/x"));
-        String filler = "ab\\\"c ".repeat(40_000);
-        Files.writeString(tests.resolve("BigTest.java"), "package x;\n/* " + filler.replace("\\", "") + " */\nclass BigTest {\n"
-                + "    String block = \"\"\"\n" + filler + "\n\"\"\";\n"
-                + "    String line = \"" + filler + "\";\n"
-                + "    @Test\n    @DisplayName(\"reads big sources\")\n    void big() {\n    }\n}\n");
+    @DisplayName("a module whose test sources changed after its tests were compiled is listed as not checked, not read from its old classes")
+    void staleClassesAreNotChecked() throws Exception {
+        Path module = FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
+        Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
+        Files.setLastModifiedTime(module.resolve("src/test/java/x/FastTest.java"), FileTime.from(Instant.now().plusSeconds(60)));
+        BookSync sync = new BookSync(root);
 
-        assertThat(new BookSync(root).claims("big")).singleElement()
-                .isEqualTo(new BookSync.Claim("BigTest.big", "reads big sources", ""));
+        assertThat(sync.check()).isEmpty();
+        assertThat(sync.notChecked()).singleElement().asString()
+                .isEqualTo("guide.md: claims of fake not checked: its test classes are older than its test sources — run `mvn test` at the root");
+        assertThat(sync.refresh()).isEmpty();
     }
 
     @Test
-    @DisplayName("a claims marker naming a missing module, or a module without tests, is a problem line in check, never an empty table")
+    @DisplayName("a claims marker naming a missing module, a module without test sources or one without tests is a problem line in check, never an empty table")
     void missingModuleIsReported() throws Exception {
-        Files.createDirectories(root.resolve("notests/src/test/java"));
+        Files.createDirectories(root.resolve("nosources"));
+        FixtureModules.compile(root, "notests", Map.of("x/Helper.java", FixtureModules.CHECKPOINT.get("x/Helper.java")));
         Files.writeString(root.resolve("book/guide.md"), """
                 <!-- claims: no-such-module -->
+                <!-- /claims -->
+                <!-- claims: nosources -->
                 <!-- /claims -->
                 <!-- claims: notests -->
                 <!-- /claims -->
                 """);
         BookSync sync = new BookSync(root);
 
-        assertThat(sync.check()).hasSize(2)
+        assertThat(sync.check()).hasSize(3)
                 .anyMatch(p -> p.contains("claims: no-such-module") && p.contains("no module directory no-such-module"))
-                .anyMatch(p -> p.contains("claims: notests") && p.contains("no @Test or @ParameterizedTest method under notests"));
+                .anyMatch(p -> p.contains("claims: nosources") && p.contains("module nosources has no src/test/java"))
+                .anyMatch(p -> p.contains("claims: notests") && p.contains("JUnit found no test method in notests/target/test-classes"));
+        assertThat(sync.notChecked()).isEmpty();
         assertThatThrownBy(sync::refresh).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-module");
         assertThat(Files.readString(root.resolve("book/guide.md"))).as("left as it was").doesNotContain("| test |");
     }
