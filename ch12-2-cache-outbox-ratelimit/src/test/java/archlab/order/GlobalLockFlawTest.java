@@ -38,7 +38,7 @@ class GlobalLockFlawTest {
             assertThat(releasePayment.await(30, TimeUnit.SECONDS)).as("test released the payment").isTrue();
             return null;
         }).when(payments).charge(any(), any());
-        OrderService service = new OrderService(mock(Inventory.class), payments, mock(Notifier.class));
+        OrderService service = new OrderService(mock(Inventory.class), payments, mock(Notifier.class), OrderServiceSettings.DEFAULT);
         String paying = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
         String other = service.create(CTX, "cust", List.of(new Item("sku-b", 1, 100))).id();
 

@@ -39,7 +39,7 @@ class OrderServiceTest {
     Notifier notifier;
 
     private OrderService service() {
-        return new OrderService(inventory, payments, notifier);
+        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
     }
 
     @Test

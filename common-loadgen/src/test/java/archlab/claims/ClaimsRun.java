@@ -1,0 +1,114 @@
+package archlab.claims;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.DynamicTest;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Which claims a checkpoint's {@code ChapterClaimsTest} runs, and what it does with their verdicts:
+ * <ul>
+ *   <li>{@code mvn test} — the module's own chapter ({@link Suite#gradedFor}), the claims that take milliseconds;
+ *       {@code -Dbaseline} adds the load claims. Every one must pass.</li>
+ *   <li>{@code -Dgrade=12.2} — that chapter's suites, load claims included, against this module's code; writes
+ *       {@code target/reports/grade-12.2.md} (+ .json, .xml) and fails unless every claim passed.</li>
+ *   <li>{@code -Dclaims} — every suite, load claims included; records each verdict in
+ *       {@code target/reports/claims-<module>.json} and fails nothing: the book module's matrix judges the shape.</li>
+ * </ul>
+ * A claim judged while the machine stalled is judged again, then reported "not judged" (skipped), never a pass.
+ *
+ * <p>Not thread-safe: one per test class.
+ */
+public final class ClaimsRun {
+
+    /** What this run is for. */
+    public enum Mode { OWN, GRADE, MATRIX }
+
+    private final String module;
+    private final Path reportsDir;
+    private final Mode mode;
+    private final String chapter;
+    private final List<Claim> claims;
+    private final List<Judgement> judgements = new CopyOnWriteArrayList<>();
+
+    ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims) {
+        this.module = module;
+        this.reportsDir = reportsDir;
+        this.mode = mode;
+        this.chapter = chapter;
+        this.claims = claims;
+    }
+
+    /**
+     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab
+     */
+    public static ClaimsRun fromSystem() {
+        Path moduleDir = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
+        String module = moduleDir.getFileName().toString();
+        Path reports = Path.of(System.getProperty("archlab.reports.dir", moduleDir.resolve("target/reports").toString()));
+        String grade = System.getProperty("grade");
+        if (grade != null) {
+            return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)));
+        }
+        if (System.getProperty("claims") != null) {
+            return new ClaimsRun(module, reports, Mode.MATRIX, null, Claims.all());
+        }
+        boolean load = System.getProperty("baseline") != null;
+        String own = Suite.chapterOf(module);
+        return new ClaimsRun(module, reports, Mode.OWN, own,
+                Claims.of(Suite.gradedFor(own)).stream().filter(c -> load || !c.load()).toList());
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** @return one dynamic test per claim, judging {@code checkpoint} */
+    public Stream<DynamicTest> tests(Checkpoint checkpoint) {
+        return claims.stream().map(claim -> DynamicTest.dynamicTest(
+                "[" + claim.id() + "] " + claim.statement() + " (" + claim.points() + " pt)", () -> {
+                    Judgement j = Judgement.of(claim, checkpoint);
+                    judgements.add(j);
+                    System.out.println("[claims] " + module + " " + claim.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
+                    if (mode == Mode.MATRIX) {
+                        return;
+                    }
+                    switch (j.verdict().outcome()) {
+                        case FAILED -> Assertions.fail(j.explain());
+                        case NOT_JUDGED -> throw new TestAbortedException(j.explain());
+                        case PASSED -> { }
+                    }
+                }));
+    }
+
+    /**
+     * Writes this run's scorecard and prints its summary; in grade mode fails unless every claim passed (a claim not
+     * judged has not: rerun on a quieter machine).
+     */
+    public void finish() {
+        List<Judgement> inOrder = claims.stream()
+                .flatMap(c -> judgements.stream().filter(j -> j.claim().equals(c)).limit(1)).toList();
+        String title = switch (mode) {
+            case GRADE -> "grade " + chapter;
+            case MATRIX -> "claims of every chapter";
+            case OWN -> "chapter " + chapter + " claims";
+        };
+        Scorecard card = new Scorecard(module, title, inOrder);
+        String name = switch (mode) {
+            case GRADE -> "grade-" + chapter;
+            case MATRIX -> "claims-" + module;
+            case OWN -> "claims-own";
+        };
+        Path md = card.write(reportsDir, name);
+        System.out.println(card.markdown());
+        System.out.println(card.summary());
+        System.out.println("scorecard: " + md + " (+ .json, .xml)");
+        if (mode == Mode.GRADE && !card.allPassed()) {
+            Assertions.fail(card.summary() + "\n" + inOrder.stream().filter(j -> !j.passed()).map(Judgement::explain)
+                    .reduce((a, b) -> a + "\n" + b).orElse(""));
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package archlab.claims;
+
+import archlab.report.ReportWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The judgements of one claims run, for people (Markdown), for tools (JSON) and for classroom autograders (JUnit
+ * XML): points earned of points possible, and for every claim its verdict, what was measured, what it needs and
+ * which section explains it.
+ *
+ * @param module     the module whose code was judged
+ * @param title      e.g. {@code "grade 12.2"}
+ * @param judgements in claim order
+ */
+public record Scorecard(String module, String title, List<Judgement> judgements) {
+
+    /** The {@code kind} of a scorecard's JSON: how the book module tells it from a run report. */
+    public static final String KIND = "claims-scorecard";
+
+    public Scorecard {
+        judgements = List.copyOf(judgements);
+    }
+
+    public int pointsEarned() {
+        return judgements.stream().filter(Judgement::passed).mapToInt(j -> j.claim().points()).sum();
+    }
+
+    public int pointsPossible() {
+        return judgements.stream().mapToInt(j -> j.claim().points()).sum();
+    }
+
+    /** @return whether every claim passed (a claim not judged has not) */
+    public boolean allPassed() {
+        return judgements.stream().allMatch(Judgement::passed);
+    }
+
+    /** @return e.g. {@code "points 11/30 (ch12-1-baseline, grade 12.2): 4 passed, 7 failed, 0 not judged"} */
+    public String summary() {
+        long failed = count(Verdict.Outcome.FAILED);
+        long notJudged = count(Verdict.Outcome.NOT_JUDGED);
+        return String.format(Locale.ROOT, "points %d/%d (%s, %s): %d passed, %d failed, %d not judged", pointsEarned(),
+                pointsPossible(), module, title, count(Verdict.Outcome.PASSED), failed, notJudged);
+    }
+
+    private long count(Verdict.Outcome o) {
+        return judgements.stream().filter(j -> j.verdict().outcome() == o).count();
+    }
+
+    public String markdown() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# ").append(module).append(": ").append(title).append("\n\n").append(summary()).append("\n\n");
+        sb.append("| claim | suite | points | verdict | measured | needs | chapter |\n|---|---|---:|---|---|---|---|\n");
+        for (Judgement j : judgements) {
+            Claim c = j.claim();
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d/%d | %s | %s | %s | %s |%n", c.id(), c.suite().id(),
+                    j.passed() ? c.points() : 0, c.points(), j.verdict().outcome(), cell(j.verdict().measured()), cell(c.needs()), c.section()));
+        }
+        return sb.toString();
+    }
+
+    private static String cell(String s) {
+        return s.replace("|", "\\|").replace("\n", " ");
+    }
+
+    public Map<String, Object> json() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("kind", KIND);
+        out.put("module", module);
+        out.put("title", title);
+        out.put("session", System.getProperty("archlab.session", "adhoc"));
+        out.put("at", java.time.Instant.now().toString());
+        out.put("pointsEarned", pointsEarned());
+        out.put("pointsPossible", pointsPossible());
+        out.put("allPassed", allPassed());
+        out.put("claims", judgements.stream().map(j -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("id", j.claim().id());
+            m.put("suite", j.claim().suite().id());
+            m.put("section", j.claim().section());
+            m.put("points", j.claim().points());
+            m.put("load", j.claim().load());
+            m.put("statement", j.claim().statement());
+            m.put("needs", j.claim().needs());
+            m.put("outcome", j.verdict().outcome().name());
+            m.put("mustPassHere", Suite.CHECKPOINTS.contains(module) ? j.claim().suite().passesOn(module) : null);
+            m.put("measured", j.verdict().measured());
+            m.put("attempts", j.attempts());
+            m.put("seconds", j.nanos() / 1e9);
+            return m;
+        }).toList());
+        return out;
+    }
+
+    /** @return a JUnit XML test suite, one test case per claim: what classroom autograders read */
+    public String junitXml() {
+        StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb.append(String.format(Locale.ROOT, "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
+                xml(module + " " + title), judgements.size(), count(Verdict.Outcome.FAILED), count(Verdict.Outcome.NOT_JUDGED),
+                judgements.stream().mapToLong(Judgement::nanos).sum() / 1e9));
+        for (Judgement j : judgements) {
+            sb.append(String.format(Locale.ROOT, "  <testcase classname=\"%s\" name=\"%s (%d points)\" time=\"%.3f\">",
+                    xml(j.claim().suite().id()), xml(j.claim().id() + ": " + j.claim().statement()), j.claim().points(), j.nanos() / 1e9));
+            switch (j.verdict().outcome()) {
+                case FAILED -> sb.append("<failure message=\"").append(xml(j.verdict().measured())).append("\">")
+                        .append(xml(j.explain())).append("</failure>");
+                case NOT_JUDGED -> sb.append("<skipped message=\"").append(xml(j.verdict().measured())).append("\"/>");
+                case PASSED -> sb.append("<system-out>").append(xml(j.verdict().measured())).append("</system-out>");
+            }
+            sb.append("</testcase>\n");
+        }
+        return sb.append("</testsuite>\n").toString();
+    }
+
+    private static String xml(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** Writes {@code <name>.md}, {@code .json} and {@code .xml} to {@code dir}; returns the Markdown file. */
+    public Path write(Path dir, String name) {
+        try {
+            Files.createDirectories(dir);
+            Path md = dir.resolve(name + ".md");
+            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
+            ReportWriter.writeJson(dir.resolve(name + ".json"), json());
+            Files.writeString(dir.resolve(name + ".xml"), junitXml(), StandardCharsets.UTF_8);
+            return md;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the scorecard to " + dir, e);
+        }
+    }
+}
