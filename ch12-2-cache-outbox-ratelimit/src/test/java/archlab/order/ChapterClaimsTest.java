@@ -3,6 +3,7 @@ package archlab.order;
 import archlab.claims.ClaimsRun;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -17,6 +18,7 @@ class ChapterClaimsTest {
     private static final ClaimsRun RUN = ClaimsRun.fromSystem();
 
     @TestFactory
+    @DisplayName("this module's chapter claims, judged through GradedCheckpoint only, one dynamic test per claim (archlab.claims lists them)")
     Stream<DynamicTest> claims() {
         return RUN.tests(new GradedCheckpoint());
     }
