@@ -183,7 +183,7 @@ class ConcurrentPayModelTest {
             return true;
         } catch (InvalidStateException | RequestRejectedException e) {
             return true; // already paid, or being paid, or the breaker is open: nothing to retry now
-        } catch (DownstreamException | DeadlineExceededException | PaymentOutcomeUnknownException e) {
+        } catch (DownstreamException | DeadlineExceededException | PaymentOutcomeUnknownException | CircuitOpenMidPayException e) {
             // DeadlineExceededException covers a downstream timeout and a deadline that passed before an attempt
             // (the machine stalled): the pay failed either way, and the books must still balance
             payFailures.increment();
