@@ -86,10 +86,7 @@ final class BookLab implements LabFixture {
 
     private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
                     Duration notifyLatency, ReportLine downstreamLine, OrderServiceSettings serviceSettings, int poolSize) {
-        if (!warmedUp) {
-            warmUpTheJit(serviceSettings);
-            warmedUp = true;
-        }
+        warmUpOnce(serviceSettings);
         this.downstream = downstream;
         this.timeline = timeline;
         this.inventoryLatency = inventoryLatency;
@@ -230,6 +227,14 @@ final class BookLab implements LabFixture {
 
     /** How many parked or redriven entries a report names. */
     static final int LISTED = 10;
+
+    /** Runs {@link #warmUpTheJit} if no fixture of this JVM has yet: every run of this module (the chaos runs too) calls it first. */
+    static synchronized void warmUpOnce(OrderServiceSettings serviceSettings) {
+        if (!warmedUp) {
+            warmUpTheJit(serviceSettings);
+            warmedUp = true;
+        }
+    }
 
     /**
      * Once per JVM, before the first run: runs the book's load for {@link #WARM_UP} against a <em>scratch</em> service wired like this one (its own
