@@ -12,7 +12,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The randomized fault check: chapter 12.3's promise — no money lost, every PAID order notified exactly once, every
  * caller answered by its deadline — against fault mixes nobody chose. Each seed draws a mix from the whole space of
- * the scenario catalogue ({@link archlab.chaos.ChaosMix}) and runs it for half a second of the book's load
+ * the scenario catalogue ({@link archlab.chaos.ChaosMix}) and runs it for 0.4 s of the book's load
  * ({@link ChaosLab}); after reconcile and drain every invariant is judged ({@link archlab.chaos.ChaosVerdict}). A
  * violating seed prints a line with the command that replays it; the check ends with {@code chaos seeds=N violations=V}.
  *

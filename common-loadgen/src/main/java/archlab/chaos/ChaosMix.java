@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
 public final class ChaosMix {
 
     /** How long a chaos run offers load, ms: short, so that many mixes fit in a minute. */
-    public static final long RUN_MILLIS = 500;
+    public static final long RUN_MILLIS = 400;
     /** The load of every chaos run: the book's rate, mix and timeout, for {@value #RUN_MILLIS} ms, untraced (no segment is read). */
     public static final LoadSpec LOAD = LoadSpec.book().withDuration(Duration.ofMillis(RUN_MILLIS)).withTraceEvery(0);
     /** The end of an outage that never ends, measured from its start: far past any check. */
