@@ -16,12 +16,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Chapter 12.3's scenarios — normal, slow downstream, failing downstream — against this checkpoint,
+ * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage — against this checkpoint,
  * under the book's load. Each run saves its report as {@code target/reports/scenario-<name>.json}; the table
  * of every checkpoint's rows is built from those reports by the {@code book} module: {@code mvn test -Dscenarios}
  * at the root, or {@code mvn -pl <module>,book test -Dscenarios} for this module's rows alone.
  */
-@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "three 3 s load runs: mvn test -Dscenarios")
+@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "four 3 s load runs: mvn test -Dscenarios")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioRunsTest {
 
@@ -55,6 +55,13 @@ class ScenarioRunsTest {
     @DisplayName("under failing downstream the baseline loses money: orders charged but never marked PAID")
     void failingDownstreamLosesMoney() {
         MoneyEvidence money = outcomes.get(Scenario.failingDownstream().name()).report().money();
+        assertThat(money.chargedButNotPaid()).isPositive();
+    }
+
+    @Test
+    @DisplayName("under a notifier outage longer than the run the baseline loses money: a pay that charged fails on the notifier inside the lock, and the order is never marked PAID")
+    void longOutageLosesMoney() {
+        MoneyEvidence money = outcomes.get(Scenario.longOutage().name()).report().money();
         assertThat(money.chargedButNotPaid()).isPositive();
     }
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,8 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * every attempt, so a receiver that saw it already recognises a redelivery: exactly once in effect.
  *
  * <p>An entry's life: PENDING (due now) → IN_FLIGHT (a relay is delivering it) → DELIVERED; a failed
- * attempt makes it PENDING again, due after a back-off, and after the relay's maximum attempts it is
- * PARKED: kept, counted, listed, and put back by {@link #requeue} once someone has looked at it.
+ * attempt makes it PENDING again, due after a back-off ({@link #markRetry}). The relay gives up on an entry only
+ * by {@link #markParked parking} it: kept, counted, listed with its reason, and never tried again until someone
+ * {@link #redrive redrives} it (an operator, or a reconciler), which gives it a fresh retry horizon. The outbox
+ * is <b>drained</b> only when nothing is pending, in flight or parked ({@link #isDrained()}): a parked
+ * notification is a promise not kept, not a finished one.
  *
  * <p>Units: instants are readings of the injected {@link NanoClock}, in nanoseconds.
  *
@@ -43,21 +47,23 @@ public final class Outbox {
     /**
      * One notification and its delivery so far. Immutable: a change replaces the entry.
      *
-     * @param notification  what to deliver; its message id is the entry's identity
-     * @param appendedNanos when pay appended it
-     * @param attempts      delivery attempts started so far
-     * @param dueNanos      when the next attempt may start (PENDING only)
-     * @param state         where it is in its life
-     * @param lastError     the last attempt's error, or {@code null}
+     * @param notification       what to deliver; its message id is the entry's identity
+     * @param appendedNanos      when pay appended it (time-to-notify counts from here)
+     * @param retryingSinceNanos when its current retry horizon began: the append, or the last redrive
+     * @param attempts           delivery attempts started so far
+     * @param dueNanos           when the next attempt may start (PENDING only)
+     * @param state              where it is in its life
+     * @param lastError          the last attempt's error (for a parked entry: why it was parked), or {@code null}
      */
-    public record Entry(Notification notification, long appendedNanos, int attempts, long dueNanos, State state, String lastError) {
+    public record Entry(Notification notification, long appendedNanos, long retryingSinceNanos, int attempts,
+                        long dueNanos, State state, String lastError) {
 
         public String messageId() {
             return notification.messageId();
         }
 
         Entry with(State newState, int newAttempts, long newDue, String error) {
-            return new Entry(notification, appendedNanos, newAttempts, newDue, newState, error);
+            return new Entry(notification, appendedNanos, retryingSinceNanos, newAttempts, newDue, newState, error);
         }
     }
 
@@ -66,9 +72,11 @@ public final class Outbox {
     /** Entries not delivered yet (pending, in flight, parked), in append order. */
     private final LinkedHashMap<String, Entry> open = new LinkedHashMap<>();
     private final Set<String> deliveredIds = new HashSet<>();
+    private final Set<String> redrivenIds = new LinkedHashSet<>();
     private final LatencyHistogram timeToNotify = new LatencyHistogram();
     private long appended;
     private long parkings;
+    private long redrives;
 
     /** @param clock the clock of every instant in the outbox */
     public Outbox(NanoClock clock) {
@@ -90,7 +98,7 @@ public final class Outbox {
                 throw new IllegalStateException("message " + id + " is already in the outbox");
             }
             long now = clock.nanoTime();
-            open.put(id, new Entry(notification, now, 0, now, State.PENDING, null));
+            open.put(id, new Entry(notification, now, now, 0, now, State.PENDING, null));
             appended++;
         } finally {
             lock.unlock();
@@ -99,7 +107,8 @@ public final class Outbox {
 
     /**
      * Claims up to {@code max} PENDING entries that are due, oldest first: each becomes IN_FLIGHT with one
-     * more attempt. The caller must report each back with {@link #markDelivered} or {@link #markFailed}.
+     * more attempt. The caller must report each back with {@link #markDelivered}, {@link #markRetry} or
+     * {@link #markParked}.
      *
      * @return the claimed entries, as claimed (attempts already counted)
      */
@@ -139,23 +148,35 @@ public final class Outbox {
     }
 
     /**
-     * An in-flight entry's attempt failed: it is due again after {@code backoff}, or PARKED if it has had
-     * {@code maxAttempts} attempts.
+     * An in-flight entry's attempt failed and is worth another: it is PENDING again, due after {@code wait}.
      *
      * @return the entry as it is now
      */
-    public Entry markFailed(String messageId, String error, Duration backoff, int maxAttempts) {
+    public Entry markRetry(String messageId, String error, Duration wait) {
         lock.lock();
         try {
             Entry entry = inFlight(messageId);
-            boolean park = entry.attempts() >= maxAttempts;
-            Entry next = park
-                    ? entry.with(State.PARKED, entry.attempts(), entry.dueNanos(), error)
-                    : entry.with(State.PENDING, entry.attempts(), clock.nanoTime() + backoff.toNanos(), error);
+            Entry next = entry.with(State.PENDING, entry.attempts(), clock.nanoTime() + wait.toNanos(), error);
             open.put(messageId, next);
-            if (park) {
-                parkings++;
-            }
+            return next;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * An in-flight entry will not be tried again: it is PARKED with {@code reason}, kept and listed until
+     * {@link #redrive}.
+     *
+     * @return the entry as it is now
+     */
+    public Entry markParked(String messageId, String reason) {
+        lock.lock();
+        try {
+            Entry entry = inFlight(messageId);
+            Entry next = entry.with(State.PARKED, entry.attempts(), entry.dueNanos(), reason);
+            open.put(messageId, next);
+            parkings++;
             return next;
         } finally {
             lock.unlock();
@@ -187,37 +208,52 @@ public final class Outbox {
     }
 
     /**
-     * Puts a PARKED entry back: PENDING, due now, with a fresh budget of attempts (its last error is kept).
+     * Puts a PARKED entry back: PENDING, due now, with a fresh retry horizon from now (its attempts and last error are
+     * kept). What an operator does once the cause is fixed, or a reconciler on its rounds.
      *
      * @return {@code true} if it was parked and is pending now, {@code false} if it was not parked
      */
-    public boolean requeue(String messageId) {
+    public boolean redrive(String messageId) {
         lock.lock();
         try {
             Entry entry = open.get(messageId);
             if (entry == null || entry.state() != State.PARKED) {
                 return false;
             }
-            open.put(messageId, entry.with(State.PENDING, 0, clock.nanoTime(), entry.lastError()));
+            long now = clock.nanoTime();
+            open.put(messageId, new Entry(entry.notification(), entry.appendedNanos(), now, entry.attempts(), now,
+                    State.PENDING, entry.lastError()));
+            redrives++;
+            redrivenIds.add(messageId);
             return true;
         } finally {
             lock.unlock();
         }
     }
 
-    /** @return how many parked entries were put back ({@link #requeue} of each) */
-    public int requeueParked() {
+    /** @return how many parked entries were put back ({@link #redrive} of each) */
+    public int redriveParked() {
         int count = 0;
         for (Entry e : parked()) {
-            if (requeue(e.messageId())) {
+            if (redrive(e.messageId())) {
                 count++;
             }
         }
         return count;
     }
 
-    /** @return entries still to deliver: pending and in flight (parked ones are not counted) */
+    /** @return entries not delivered: pending, in flight and parked */
     public long depth() {
+        lock.lock();
+        try {
+            return open.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return entries the relay is still trying: pending and in flight (parked ones wait for a redrive) */
+    public long inDelivery() {
         lock.lock();
         try {
             return open.values().stream().filter(e -> e.state() != State.PARKED).count();
@@ -226,11 +262,26 @@ public final class Outbox {
         }
     }
 
+    /** @return whether nothing is pending, in flight or parked: every notification appended was delivered */
+    public boolean isDrained() {
+        return depth() == 0;
+    }
+
     /** @return the parked entries, oldest first */
     public List<Entry> parked() {
         lock.lock();
         try {
             return open.values().stream().filter(e -> e.state() == State.PARKED).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return every entry not delivered (pending, in flight, parked), oldest first: a snapshot */
+    public List<Entry> entries() {
+        lock.lock();
+        try {
+            return List.copyOf(open.values());
         } finally {
             lock.unlock();
         }
@@ -276,11 +327,31 @@ public final class Outbox {
         }
     }
 
-    /** @return how many times an entry was parked (a requeued entry parked again counts again) */
+    /** @return how many times an entry was parked (a redriven entry parked again counts again) */
     public long parkings() {
         lock.lock();
         try {
             return parkings;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return how many times a parked entry was redriven */
+    public long redrives() {
+        lock.lock();
+        try {
+            return redrives;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return the message ids ever redriven, in the order of their first redrive */
+    public List<String> redrivenIds() {
+        lock.lock();
+        try {
+            return List.copyOf(redrivenIds);
         } finally {
             lock.unlock();
         }

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Money moves once per order: the PAYING claim stops a concurrent second pay before it reaches any
  * downstream, and the idempotency key makes every retry of a charge, after a decline, a timeout or a lost
- * reply, safe: the provider answers a repeated key with the first charge and moves no more money.
+ * reply, safe: the provider answers a repeated key with its first answer (the charge, or the decline) and moves no
+ * more money.
  */
 class PayIdempotencyTest {
 
@@ -164,8 +165,9 @@ class PayIdempotencyTest {
     }
 
     @Test
-    @DisplayName("a declined charge leaves the order payable; paying again uses the same key and charges once")
-    void declinedThenRetriedChargesOnce() {
+    @DisplayName("a declined charge leaves the order CREATED and its stock released; paying again sends the same key, and the provider replays its decline: no money moves")
+    void declinedThenRetriedIsDeclinedAgain() {
+        // only call 0 draws a decline: call 1 would be charged, were its key new
         PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 0));
         OrderService service = service(stub);
         String id = service.create(CTX, "cust", ONE_ITEM).id();
@@ -173,10 +175,14 @@ class PayIdempotencyTest {
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentDeclinedException.class);
         assertThat(stub.ledger().charges()).isZero();
         assertThat(inventory.reservedUnits("sku-a")).isZero();
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
 
-        assertThat(service.pay(CTX, id).status()).isEqualTo(OrderStatus.PAID);
-        assertThat(stub.ledger().charges()).isEqualTo(1);
-        assertThat(stub.ledger().replays()).as("the first attempt never charged: nothing to replay").isZero();
+        assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentDeclinedException.class)
+                .hasMessageContaining("replayed");
+        assertThat(stub.ledger().charges()).as("the key's first answer was a decline").isZero();
+        assertThat(stub.declinesReplayed()).isEqualTo(1);
+        assertThat(inventory.reservedUnits("sku-a")).isZero();
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
     }
 
     @Test

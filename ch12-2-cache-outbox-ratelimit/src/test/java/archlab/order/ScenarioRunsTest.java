@@ -16,12 +16,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Chapter 12.3's scenarios — normal, slow downstream, failing downstream — against this checkpoint,
+ * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage — against this checkpoint,
  * under the book's load. Each run saves its report as {@code target/reports/scenario-<name>.json}; the table
  * of every checkpoint's rows is built from those reports by the {@code book} module: {@code mvn test -Dscenarios}
  * at the root, or {@code mvn -pl <module>,book test -Dscenarios} for this module's rows alone.
  */
-@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "three 3 s load runs: mvn test -Dscenarios")
+@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "four 3 s load runs: mvn test -Dscenarios")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioRunsTest {
 
@@ -62,9 +62,20 @@ class ScenarioRunsTest {
     }
 
     @Test
-    @DisplayName("ch12-2 counts a charge without an answer as failed: under slow and failing downstream some orders are charged but never PAID, and nothing resolves them")
+    @DisplayName("under every scenario, the long outage too, the relay outlasts the notifier's outage: after the outbox drains every PAID order is notified exactly once and nothing is parked")
+    void everyPaidOrderIsNotifiedOnceAfterTheOutboxDrains() {
+        outcomes.forEach((name, o) -> {
+            assertThat(o.report().extraByName().get("outbox_drained")).as(name + " outbox drained").isEqualTo(true);
+            assertThat(o.report().extraByName().get("outbox_parked")).as(name + " outbox parked").isEqualTo(0L);
+            assertThat(o.report().money().paidButNotNotified()).as(name + " PAID but not notified").isZero();
+            assertThat(o.report().money().notifiedMoreThanOnce()).as(name + " notified more than once").isZero();
+        });
+    }
+
+    @Test
+    @DisplayName("ch12-2 counts a charge without an answer as failed: under slow and failing downstream and under lost replies in the long outage some orders are charged but never PAID, and nothing resolves them")
     void unansweredChargesAreLeftChargedButNotPaid() {
-        for (Scenario s : List.of(Scenario.slowDownstream(), Scenario.failingDownstream())) {
+        for (Scenario s : List.of(Scenario.slowDownstream(), Scenario.failingDownstream(), Scenario.longOutage())) {
             MoneyEvidence money = outcomes.get(s.name()).report().money();
             assertThat(money.chargedButNotPaid()).as(s.name() + " charged but not PAID, after the outbox drained").isPositive();
         }

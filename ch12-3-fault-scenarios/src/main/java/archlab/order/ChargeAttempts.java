@@ -16,7 +16,8 @@ import archlab.loadgen.RequestContext;
  * attempt's outcome is looked at ({@link DownstreamErrors#unanswered}) and {@link #mayHaveCharged()}, once true,
  * stays true; pay then leaves the order to the reconciler instead of releasing it. And every attempt, not only
  * the first, asks the breaker and reports to it, so a provider that keeps timing out opens it even while pays
- * are retrying.
+ * are retrying. A refusal here comes after the claim and the reserve, so it is not the instant "no" of a
+ * rejection: it is thrown as {@link CircuitOpenMidPayException}.
  *
  * <p>Thread-safety: not thread-safe; one instance per pay, confined to the thread that pays (the retry runs
  * the attempts one after another on it).
@@ -38,7 +39,11 @@ final class ChargeAttempts {
 
     ChargeResult attempt(RequestContext call) {
         if (paymentBreaker != null) {
-            paymentBreaker.acquire(); // CircuitOpenException: this attempt was never sent
+            try {
+                paymentBreaker.acquire();
+            } catch (CircuitOpenException open) { // this attempt was never sent, but the pay has been under way
+                throw new CircuitOpenMidPayException(request.orderId(), open);
+            }
         }
         try {
             ChargeResult result = payments.charge(call, request);

@@ -16,7 +16,8 @@ import java.util.function.Predicate;
  * is <b>half-open</b>: one trial call goes through; success closes it, failure opens it again.
  *
  * <p>Which errors count is the caller's choice ({@code countsAsFailure}): a clean payment decline is
- * the provider working, not failing.
+ * the provider working, not failing, and so is a lost reply, which a keyed retry gets replayed
+ * ({@link DownstreamErrors#providerFailed} says why).
  *
  * <p>Thread-safety: all methods are safe from any thread; state changes happen under the breaker's own
  * monitor, held for a few field updates only (never across the protected call).

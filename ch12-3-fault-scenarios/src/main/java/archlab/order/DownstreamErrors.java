@@ -22,6 +22,10 @@ import archlab.downstream.PaymentReplyLostException;
  * PAID"). And a decline taken for a fault would be retried for nothing and would open the breaker on a healthy
  * provider.
  *
+ * <p>Two more questions are asked of an error: whether another attempt may help ({@link #worthRetrying}) and
+ * whether the provider is failing ({@link #providerFailed}). They differ in two cases, a lost reply and a timeout on
+ * arrival: both are worth a retry, and neither says the provider is failing.
+ *
  * <p>Thread-safety: stateless.
  */
 final class DownstreamErrors {
@@ -42,16 +46,39 @@ final class DownstreamErrors {
     }
 
     /**
-     * One classification, two uses: whether another attempt may help (what the reserve's and the charge's
-     * {@link RetryPolicy} retry) and whether the provider is failing (what the payment {@link CircuitBreaker}
-     * counts). Both ask the same question — did the downstream fail to answer, or answer with an error of its
-     * own? Never a decline (the provider working: retrying cannot change its answer) or a refusal before the call.
+     * Whether another attempt may help: what the reserve's and the charge's {@link RetryPolicy} retry. Yes for a call
+     * that got no answer or an error of the downstream's own; never for a decline (the provider working: a retry
+     * cannot change its answer, and with the same key it replays it) or a refusal before the call.
      *
-     * @return whether {@code e} is a fault of the downstream: no answer, or a downstream error other than a decline
+     * @return whether {@code e} is a timeout, or a downstream error other than a decline
      */
-    static boolean isFault(Throwable e) {
+    static boolean worthRetrying(Throwable e) {
         return e instanceof DownstreamTimeoutException
                 || (e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
+    }
+
+    /**
+     * Whether the provider is failing: what the payment {@link CircuitBreaker} counts. The breaker is there to stop
+     * callers waiting on a provider that cannot answer, so it counts what says the provider cannot: a call it saw and
+     * did not answer in time, or an error of its own.
+     *
+     * <p>Not a lost reply. The provider took the call and did its work (the charge is in its books); only the reply
+     * did not come back, and the retry with the same key is answered at once from its record, so the pay succeeds
+     * inside its budget. Counting it would open the breaker on a provider that charges every call: at 50 % lost
+     * replies half the window "fails" while every pay could succeed on its retry, and the breaker would refuse pays
+     * the provider was taking. A reply that never comes is a timeout, and a timeout counts. Not a timeout on arrival
+     * either: the caller's own deadline had passed before the call left, and the provider never saw it.
+     *
+     * @return whether {@code e} says the provider failed to answer, or answered with an error of its own
+     */
+    static boolean providerFailed(Throwable e) {
+        return switch (e) {
+            case DownstreamTimeoutException t -> !t.passedOnArrival();
+            case PaymentReplyLostException lost -> false; // the provider answered; the network lost it
+            case PaymentDeclinedException declined -> false; // the provider working
+            case DownstreamException other -> true;
+            default -> false; // refused before the call: the provider never saw it
+        };
     }
     // end::classify[]
 }

@@ -27,10 +27,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       carved out of the request's deadline, so one slow call cannot eat the whole request.</li>
  *   <li><b>Bounded, keyed retries.</b> Only idempotent calls are retried — the keyed reserve (one
  *       {@link Claim#reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
- *       never past the deadline, and only on a fault ({@link DownstreamErrors#isFault}).</li>
+ *       never past the deadline, and only when another attempt may help ({@link DownstreamErrors#worthRetrying}).</li>
  *   <li><b>Fail fast.</b> A {@link CircuitBreaker} in front of payment refuses pays at once while the provider
  *       keeps timing out (counted as rejected, nothing claimed or reserved); every charge attempt goes through
- *       it ({@link ChargeAttempts}).</li>
+ *       it ({@link ChargeAttempts}), and a pay it refuses once under way is answered with
+ *       {@link CircuitOpenMidPayException}, a failure with its latency, not a rejection.</li>
  *   <li><b>Unknown is not failed.</b> A charge with an attempt that reached the provider and ended without an
  *       answer (a timeout during the reply, a lost reply) may have moved money: the order stays PAYING and goes
  *       to the {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID
@@ -127,7 +128,7 @@ public final class OrderService implements AutoCloseable {
         this.chargeRetry = settings.chargeRetry();
         this.sleeper = settings.sleeper();
         this.paymentBreaker = settings.paymentBreaker() == null ? null
-                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::isFault);
+                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::providerFailed);
         this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
                 settings.reconciler(), new PayingOrderResolver(lock, table, outbox,
                         orderId -> invalidate(RequestContext.background(), orderId)));
@@ -175,6 +176,9 @@ public final class OrderService implements AutoCloseable {
      *
      * @throws RateLimitedException   if pay is over its quota; nothing was read, changed or called
      * @throws CircuitOpenException   if the payment breaker is open; nothing was changed or called
+     * @throws CircuitOpenMidPayException if the breaker opened while this pay was under way and refused its charge
+     *                                attempt, no attempt having gone unanswered: nothing was charged, the stock goes
+     *                                back through the reconciler
      * @throws PaymentOutcomeUnknownException if an attempt went unanswered and none answered after it: the
      *                                order stays PAYING until the reconciler resolves it (when the last attempt
      *                                timed out, the timeout is thrown instead: it says "unknown" already)
@@ -197,7 +201,7 @@ public final class OrderService implements AutoCloseable {
                 String key = claim.reservationKeys().get(i);
                 try (Span s = ctx.span(INVENTORY)) {
                     reserveRetry.runVoid(ctx, c -> inventory.reserve(c, key, item.sku(), item.quantity()),
-                            DownstreamErrors::isFault, backoff(ctx), retries);
+                            DownstreamErrors::worthRetrying, backoff(ctx), retries);
                 }
             }
         } catch (RuntimeException e) {
@@ -206,7 +210,7 @@ public final class OrderService implements AutoCloseable {
         }
         ChargeAttempts charge = new ChargeAttempts(payments, paymentBreaker, paying);
         try (Span s = ctx.span(PAYMENT)) {
-            chargeRetry.run(ctx, charge::attempt, DownstreamErrors::isFault, backoff(ctx), retries);
+            chargeRetry.run(ctx, charge::attempt, DownstreamErrors::worthRetrying, backoff(ctx), retries);
         } catch (RuntimeException e) {
             if (!charge.mayHaveCharged()) {
                 reconciler.release(paying.id(), claim.reservationKeys());

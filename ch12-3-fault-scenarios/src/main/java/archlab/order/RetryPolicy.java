@@ -80,8 +80,7 @@ public record RetryPolicy(int maxAttempts, Duration baseBackoff, Duration maxBac
                 if (!retryable.test(e) || n == maxAttempts) {
                     throw e;
                 }
-                long capNanos = Backoff.exponential(baseBackoff, maxBackoff, n).toNanos();
-                long backoffNanos = capNanos == 0 ? 0 : jitter.nextLong(capNanos + 1);
+                long backoffNanos = Backoff.fullJitter(Backoff.exponential(baseBackoff, maxBackoff, n), jitter).toNanos();
                 if (ctx.remainingNanos() <= backoffNanos) {
                     throw e; // the next attempt would start after the caller gave up
                 }

@@ -86,10 +86,7 @@ final class BookLab implements LabFixture {
 
     private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
                     Duration notifyLatency, ReportLine downstreamLine, OrderServiceSettings serviceSettings, int poolSize) {
-        if (!warmedUp) {
-            warmUpTheJit(serviceSettings);
-            warmedUp = true;
-        }
+        warmUpOnce(serviceSettings);
         this.downstream = downstream;
         this.timeline = timeline;
         this.inventoryLatency = inventoryLatency;
@@ -210,7 +207,33 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("paid_not_notified", paidNotNotified));
         lines.add(new ReportLine("notified_not_paid", notifier.ordersNotified() - paidNotified));
         lines.add(new ReportLine("duplicate_notifications", notifier.duplicateNotifications()));
+        // last, so that the chapters' quotes of the lines above by position stay where they are
+        lines.add(new ReportLine("outbox_retry_horizon", serviceSettings.relay().retryHorizon().toString()));
+        lines.add(new ReportLine("outbox_redriven", outbox.redrives()));
+        lines.add(new ReportLine("parked_entries", listed(outbox.parked().stream()
+                .map(e -> e.messageId() + " (" + e.lastError() + ")").toList())));
+        lines.add(new ReportLine("redriven_entries", listed(outbox.redrivenIds())));
         return lines;
+    }
+
+    /** @return the first {@value #LISTED} items, and how many more; "none" for none */
+    static String listed(List<String> items) {
+        if (items.isEmpty()) {
+            return "none";
+        }
+        String shown = String.join(", ", items.subList(0, Math.min(LISTED, items.size())));
+        return items.size() <= LISTED ? shown : shown + " … (" + (items.size() - LISTED) + " more)";
+    }
+
+    /** How many parked or redriven entries a report names. */
+    static final int LISTED = 10;
+
+    /** Runs {@link #warmUpTheJit} if no fixture of this JVM has yet: every run of this module (the chaos runs too) calls it first. */
+    static synchronized void warmUpOnce(OrderServiceSettings serviceSettings) {
+        if (!warmedUp) {
+            warmUpTheJit(serviceSettings);
+            warmedUp = true;
+        }
     }
 
     /**

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.DownstreamException;
+import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.PaymentDeclinedException;
+import archlab.downstream.PaymentReplyLostException;
+import archlab.loadgen.NanoClock;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;
@@ -15,8 +18,7 @@ class CircuitBreakerTest {
 
     private final FakeClock clock = new FakeClock();
     private final CircuitBreaker breaker = new CircuitBreaker("payments",
-            new CircuitBreaker.Settings(10, 5, 0.5, Duration.ofMillis(100)), clock,
-            e -> e instanceof DownstreamException && !(e instanceof PaymentDeclinedException));
+            new CircuitBreaker.Settings(10, 5, 0.5, Duration.ofMillis(100)), clock, DownstreamErrors::providerFailed);
 
     private void call(Throwable outcome) {
         breaker.acquire();
@@ -70,6 +72,30 @@ class CircuitBreakerTest {
             call(new PaymentDeclinedException(i, "ord-000001"));
         }
         assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    @DisplayName("a lost reply is the provider working (it charged; a keyed retry is replayed): even every call's reply lost never opens the breaker")
+    void lostRepliesDoNotCount() {
+        for (int i = 0; i < 20; i++) {
+            call(new PaymentReplyLostException(i, "ord-000001"));
+        }
+        assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.CLOSED);
+    }
+
+    @Test
+    @DisplayName("a timeout the provider saw counts; a timeout on arrival (the caller's deadline passed before the call left) does not")
+    void onlyTimeoutsTheProviderSawCount() {
+        for (int i = 0; i < 20; i++) {
+            call(new DownstreamTimeoutException("payments", i, true));
+        }
+        assertThat(breaker.state()).as("20 timeouts on arrival").isEqualTo(CircuitBreaker.State.CLOSED);
+        for (int i = 0; i < 4; i++) {
+            call(new DownstreamTimeoutException("payments", i, false));
+        }
+        assertThat(breaker.state()).as("4 of the last 10 timed out at the provider").isEqualTo(CircuitBreaker.State.CLOSED);
+        call(new DownstreamTimeoutException("payments", 4, false));
+        assertThat(breaker.state()).as("5 of the last 10: half").isEqualTo(CircuitBreaker.State.OPEN);
     }
 
     @Test

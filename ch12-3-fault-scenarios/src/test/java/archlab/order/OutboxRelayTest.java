@@ -10,6 +10,7 @@ import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.NotifierStub;
 import archlab.downstream.PaymentsStub;
+import archlab.downstream.PermanentDeliveryException;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RequestContext;
 import archlab.loadgen.testing.FakeClock;
@@ -26,14 +27,15 @@ import org.junit.jupiter.api.Test;
  * The outbox and its relay: a PAID order's notification is recorded with the PAID mark, and delivered
  * at least once, with the same message id every time, so the receiver counts a redelivery instead of
  * notifying twice. Exactly once in effect, through transient failures, lost acknowledgements, a relay
- * that stops and starts again, and entries parked after too many attempts.
+ * that stops and starts again, and outages as long as the retry horizon; parked only when the notifier says
+ * "never" or the horizon passed, and delivered once redriven.
  */
 class OutboxRelayTest {
 
     private static final RequestContext CTX = RequestContext.background();
     private static final List<Item> ONE_ITEM = List.of(new Item("sku-a", 1, 1999));
     private static final OutboxRelay.Settings QUICK = new OutboxRelay.Settings(Duration.ofMillis(1), Duration.ofSeconds(1),
-            1_000, Duration.ofMillis(1), Duration.ofMillis(5), 64);
+            Duration.ofMinutes(1), Duration.ofMillis(1), Duration.ofMillis(5), 64);
 
     private final NotifierStub receiver = new NotifierStub(StubBehaviour.INSTANT);
 
@@ -103,41 +105,109 @@ class OutboxRelayTest {
     }
 
     @Test
-    @DisplayName("an entry that fails its last allowed attempt is parked (kept, listed with its error, not retried), and delivered once put back")
-    void parkedAfterMaxAttemptsAndPutBack() {
+    @DisplayName("with the default settings an entry outlives a 9-minute notifier outage: hundreds of failed attempts, never parked, delivered once the notifier is back")
+    void attemptsAloneNeverParkAnEntry() {
         FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT.withMaxAttempts(3)
-                .withBackoff(Duration.ofMillis(10), Duration.ofSeconds(1)));
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        String id = pay(service);
+        OutboxRelay relay = service.relay();
+
+        Duration down = Duration.ofMinutes(9);
+        Duration elapsed = Duration.ZERO;
+        while (elapsed.compareTo(down) < 0) {
+            assertThat(relay.deliverDue().parked()).as("parked after " + elapsed).isZero();
+            Duration step = relay.backoffCap(service.outbox().entry(messageId(id)).orElseThrow().attempts());
+            clock.advance(step); // the cap: at least the jittered wait, so the entry is due again
+            elapsed = elapsed.plus(step);
+        }
+        Outbox.Entry held = service.outbox().entry(messageId(id)).orElseThrow();
+        assertThat(held.state()).isEqualTo(Outbox.State.PENDING);
+        assertThat(held.attempts()).as("far beyond the 8 attempts the old relay allowed").isGreaterThan(500);
+        assertThat(service.outbox().isDrained()).isFalse();
+
+        notifier.up.set(true);
+        assertThat(relay.deliverDue().delivered()).isEqualTo(1);
+        assertThat(receiver.notificationsFor(id)).isEqualTo(1);
+        assertThat(service.outbox().isDrained()).isTrue();
+        assertThat(service.outbox().parkings()).isZero();
+    }
+
+    @Test
+    @DisplayName("an entry still failing when its retry horizon has passed is parked with the reason, listed, not retried, and delivered once redriven")
+    void parkedAfterTheHorizonAndRedriven() {
+        FakeClock clock = new FakeClock();
+        Switchable notifier = new Switchable(receiver);
+        notifier.up.set(false);
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
+                .withRetryHorizon(Duration.ofSeconds(2)).withBackoff(Duration.ofMillis(10), Duration.ofMillis(500)));
         String id = pay(service);
         OutboxRelay relay = service.relay();
 
         assertThat(relay.deliverDue().retrying()).as("attempt 1 fails").isEqualTo(1);
-        assertThat(relay.deliverDue().claimed()).as("not due during the back-off").isZero();
-        clock.advance(Duration.ofMillis(10));
-        assertThat(relay.deliverDue().retrying()).as("attempt 2 fails").isEqualTo(1);
-        clock.advance(Duration.ofMillis(19));
-        assertThat(relay.deliverDue().claimed()).as("the back-off doubled to 20 ms").isZero();
-        clock.advance(Duration.ofMillis(1));
-        assertThat(relay.deliverDue().parked()).as("attempt 3 fails: parked").isEqualTo(1);
+        assertThat(relay.deliverDue().claimed()).as("not due before its back-off").isZero();
+        clock.advance(Duration.ofMillis(1_999));
+        assertThat(relay.deliverDue().retrying()).as("inside the horizon: retried, however few attempts").isEqualTo(1);
+        clock.advance(relay.backoffCap(2));
+        assertThat(relay.deliverDue().parked()).as("the horizon passed: parked").isEqualTo(1);
         clock.advance(Duration.ofHours(1));
         assertThat(relay.deliverDue().claimed()).as("a parked entry is not retried").isZero();
 
         assertThat(service.outbox().parked()).singleElement().satisfies(e -> {
             assertThat(e.messageId()).isEqualTo(messageId(id));
             assertThat(e.attempts()).isEqualTo(3);
-            assertThat(e.lastError()).contains("notifier is down");
+            assertThat(e.lastError()).contains("horizon").contains("notifier is down");
         });
-        assertThat(service.outbox().depth()).as("parked entries are not in the depth").isZero();
-        assertThat(service.outbox().parkings()).isEqualTo(1);
+        assertThat(service.outbox().depth()).as("a parked entry is held, not gone").isEqualTo(1);
+        assertThat(service.outbox().inDelivery()).isZero();
+        assertThat(service.outbox().isDrained()).isFalse();
+        assertThat(relay.awaitDrained(Duration.ofSeconds(30))).as("not drained, and not waited for").isFalse();
 
         notifier.up.set(true);
-        assertThat(service.outbox().requeueParked()).isEqualTo(1);
+        assertThat(service.outbox().redriveParked()).isEqualTo(1);
         assertThat(relay.deliverDue().delivered()).isEqualTo(1);
         assertThat(receiver.notificationsFor(id)).isEqualTo(1);
         assertThat(service.outbox().parked()).isEmpty();
         assertThat(service.outbox().isDelivered(messageId(id))).isTrue();
+        assertThat(service.outbox().redrives()).isEqualTo(1);
+        assertThat(service.outbox().redrivenIds()).containsExactly(messageId(id));
+        assertThat(relay.awaitDrained(Duration.ofSeconds(30))).isTrue();
+    }
+
+    @Test
+    @DisplayName("a redriven entry gets a fresh horizon: failing again right after the redrive retries it instead of parking it")
+    void redriveStartsAFreshHorizon() {
+        FakeClock clock = new FakeClock();
+        Switchable notifier = new Switchable(receiver);
+        notifier.up.set(false);
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
+                .withRetryHorizon(Duration.ofSeconds(1)));
+        String id = pay(service);
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(service.relay().deliverDue().parked()).isEqualTo(1);
+
+        assertThat(service.outbox().redrive(messageId(id))).isTrue();
+        assertThat(service.outbox().redrive(messageId(id))).as("only a parked entry is redriven").isFalse();
+        assertThat(service.relay().deliverDue().retrying()).isEqualTo(1);
+        assertThat(service.outbox().entry(messageId(id)).orElseThrow().state()).isEqualTo(Outbox.State.PENDING);
+    }
+
+    @Test
+    @DisplayName("a permanent refusal parks the entry at its first attempt, with the notifier's reason: no retry can deliver it")
+    void permanentRefusalParksAtOnce() {
+        FakeClock clock = new FakeClock();
+        Notifier never = (ctx, n) -> {
+            throw new PermanentDeliveryException("notifier", 0, "no such recipient for " + n.orderId());
+        };
+        OrderService service = fakeTimeService(clock, never, OutboxRelay.Settings.DEFAULT);
+        String id = pay(service);
+
+        assertThat(service.relay().deliverDue().parked()).isEqualTo(1);
+        assertThat(service.outbox().parked()).singleElement().satisfies(e -> {
+            assertThat(e.attempts()).isEqualTo(1);
+            assertThat(e.lastError()).contains("refused for good").contains("no such recipient for " + id);
+        });
     }
 
     @Test
@@ -150,7 +220,7 @@ class OutboxRelayTest {
 
         assertThat(service.relay().deliverDue().retrying()).isEqualTo(1);
         assertThat(receiver.notificationsFor(id)).as("it did arrive").isEqualTo(1);
-        clock.advance(service.relay().backoff(1));
+        clock.advance(service.relay().backoffCap(1));
         assertThat(service.relay().deliverDue().delivered()).isEqualTo(1);
 
         assertThat(receiver.deliveries()).isEqualTo(2);
@@ -172,13 +242,37 @@ class OutboxRelayTest {
     }
 
     @Test
-    @DisplayName("the back-off doubles from its base after each failed attempt and stops at its maximum")
+    @DisplayName("the back-off's cap doubles from its base after each failed attempt and stops at its maximum")
     void backoffDoublesAndIsCapped() {
         OutboxRelay relay = new OutboxRelay(new Outbox(new FakeClock()), receiver, new FakeClock(), Runnable::run,
                 OutboxRelay.Settings.DEFAULT.withBackoff(Duration.ofMillis(10), Duration.ofMillis(50)));
-        assertThat(List.of(relay.backoff(1), relay.backoff(2), relay.backoff(3), relay.backoff(4), relay.backoff(40)))
+        assertThat(List.of(relay.backoffCap(1), relay.backoffCap(2), relay.backoffCap(3), relay.backoffCap(4), relay.backoffCap(40)))
                 .containsExactly(Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),
                         Duration.ofMillis(50));
+    }
+
+    @Test
+    @DisplayName("entries that failed together are due again spread over [0, cap] (full jitter), not in one wave, and the same on every run")
+    void retriesAreJitteredBelowTheCap() {
+        List<Long> first = dueOffsetsAfterOneFailure();
+        Duration cap = OutboxRelay.Settings.DEFAULT.backoffBase();
+        assertThat(first).hasSize(50).allMatch(d -> d >= 0 && d <= cap.toNanos());
+        assertThat(first.stream().distinct().count()).as("spread, not one instant").isGreaterThan(40);
+        assertThat(dueOffsetsAfterOneFailure()).as("seeded by message id and attempt").isEqualTo(first);
+    }
+
+    /** @return for 50 entries whose first attempt failed together, how long after the failure each is due again, ns */
+    private List<Long> dueOffsetsAfterOneFailure() {
+        FakeClock clock = new FakeClock();
+        Switchable notifier = new Switchable(receiver);
+        notifier.up.set(false);
+        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        for (int i = 0; i < 50; i++) {
+            pay(service);
+        }
+        assertThat(service.relay().deliverDue().retrying()).isEqualTo(50);
+        long failedAt = clock.nanoTime();
+        return service.outbox().entries().stream().map(e -> e.dueNanos() - failedAt).toList();
     }
 
     private static String pay(OrderService service) {

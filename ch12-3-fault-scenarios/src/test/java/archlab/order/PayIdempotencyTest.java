@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Money moves once per order: the PAYING claim stops a concurrent second pay before it reaches any
  * downstream, and the idempotency key makes every retry of a charge, after a decline, a timeout or a lost
- * reply, safe: the provider answers a repeated key with the first charge and moves no more money. In 12.3 the
+ * reply, safe: the provider answers a repeated key with its first answer (the charge, or the decline) and moves no
+ * more money. In 12.3 the
  * retries happen inside pay, and a charge left without an answer is resolved by the reconciler, not by the caller.
  * The service runs on a manual clock; retries' backoffs advance it, and background work runs on the test's thread.
  */
@@ -172,8 +173,9 @@ class PayIdempotencyTest {
     }
 
     @Test
-    @DisplayName("a declined charge is not retried; the reconciler releases the stock by key and makes the order payable; paying again uses the same key and charges once")
-    void declinedThenRetriedChargesOnce() {
+    @DisplayName("a declined charge is not retried; the reconciler releases the stock by key and makes the order CREATED; paying again sends the same key, the provider replays its decline, and the second claim's stock is released too")
+    void declinedThenRetriedIsDeclinedAgain() {
+        // only call 0 draws a decline: call 1 would be charged, were its key new
         PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 0));
         OrderService service = service(stub);
         String id = service.create(CTX, "cust", ONE_ITEM).id();
@@ -187,19 +189,39 @@ class PayIdempotencyTest {
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
         assertThat(inventory.reservedUnits("sku-a")).isZero();
 
-        assertThat(service.pay(CTX, id).status()).isEqualTo(OrderStatus.PAID);
-        assertThat(stub.ledger().charges()).isEqualTo(1);
-        assertThat(stub.ledger().replays()).as("the first attempt never charged: nothing to replay").isZero();
+        assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentDeclinedException.class)
+                .hasMessageContaining("replayed");
+        assertThat(stub.counters().calls()).as("the replayed decline is an answer too: no retry").isEqualTo(2);
+        assertThat(stub.ledger().charges()).as("the key's first answer was a decline").isZero();
         assertThat(inventory.reservedUnits("sku-a")).as("the second claim reserved under a new key").isEqualTo(1);
+        assertThat(service.reconciler().reconcileDue().released()).isEqualTo(1);
+        assertThat(inventory.reservedUnits("sku-a")).isZero();
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
     }
 
     @Test
-    @DisplayName("a lost reply, then a retry the provider declines: pay answers 'outcome unknown', not 'declined', and the reconciler finds the first charge and completes the order to PAID")
+    @DisplayName("a lost reply, then a retry that a provider judging it afresh declines: pay answers 'outcome unknown', not 'declined', and the reconciler finds the first charge and completes the order to PAID")
     void lostReplyThenDeclinedRetryIsUnknownNotDeclined() {
-        // call 0: charged, reply lost; call 1 (the retry, same key): declined before the provider looks the key up
-        PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 1),
-                callIndex -> callIndex == 0);
-        OrderService service = service(stub);
+        // call 0: charged, reply lost; call 1 (the retry, same key): declined by a provider that, unlike PaymentsStub,
+        // judges a retry afresh instead of replaying the key's first answer. Pay must not trust the last answer.
+        PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT, callIndex -> callIndex == 0);
+        Payments judgesAfresh = new Payments() {
+            private int calls;
+
+            @Override
+            public ChargeResult charge(RequestContext ctx, ChargeRequest request) {
+                if (calls++ == 1) {
+                    throw new PaymentDeclinedException(1, request.orderId());
+                }
+                return stub.charge(ctx, request);
+            }
+
+            @Override
+            public Optional<ChargeResult> findByIdempotencyKey(String key) {
+                return stub.findByIdempotencyKey(key);
+            }
+        };
+        OrderService service = service(judgesAfresh);
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentOutcomeUnknownException.class)

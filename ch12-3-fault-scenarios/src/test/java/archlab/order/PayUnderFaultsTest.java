@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.DownstreamException;
 import archlab.downstream.DownstreamTimeoutException;
+import archlab.downstream.Inventory;
 import archlab.downstream.InventoryStub;
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
@@ -123,6 +124,51 @@ class PayUnderFaultsTest {
         assertThat(service.pay(CTX, next).status()).as("the trial call").isEqualTo(OrderStatus.PAID);
         assertThat(service.paymentBreaker().orElseThrow().state()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(payments.delegate.ledger().charges()).as("only the trial charged").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a breaker that opens while a pay is under way refuses its charge after the reserve: pay answers CircuitOpenMidPayException, not a rejection, so the runner counts it failed with its latency; nothing charged, the stock released")
+    void breakerOpeningMidPayIsNotARejection() {
+        InventoryStub stock = new InventoryStub(StubBehaviour.INSTANT);
+        PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
+        OrderService[] service = new OrderService[1];
+        Inventory opensTheBreakerDuringTheReserve = new Inventory() {
+            @Override
+            public void reserve(RequestContext ctx, String sku, int quantity) {
+                stock.reserve(ctx, sku, quantity);
+            }
+
+            @Override
+            public void release(RequestContext ctx, String sku, int quantity) {
+                stock.release(ctx, sku, quantity);
+            }
+
+            @Override
+            public void reserve(RequestContext ctx, String reservationKey, String sku, int quantity) {
+                stock.reserve(ctx, reservationKey, sku, quantity);
+                CircuitBreaker breaker = service[0].paymentBreaker().orElseThrow(); // other pays' timeouts, meanwhile
+                for (int i = 0; i < OrderServiceSettings.PAYMENT_BREAKER.minimumCalls(); i++) {
+                    breaker.acquire();
+                    breaker.record(new DownstreamTimeoutException(PaymentsStub.NAME, i, false));
+                }
+            }
+
+            @Override
+            public void release(RequestContext ctx, String reservationKey) {
+                stock.release(ctx, reservationKey);
+            }
+        };
+        service[0] = new OrderService(opensTheBreakerDuringTheReserve, payments, notifier, onTheManualClock());
+        String id = service[0].create(CTX, "cust", ONE_ITEM).id();
+
+        assertThatThrownBy(() -> service[0].pay(CTX, id)).isInstanceOf(CircuitOpenMidPayException.class)
+                .isNotInstanceOf(RequestRejectedException.class).hasCauseInstanceOf(CircuitOpenException.class)
+                .hasMessageContaining(id).hasMessageContaining("nothing was charged");
+        assertThat(payments.counters().calls()).as("the charge attempt was never sent").isZero();
+        assertThat(stock.reservedUnits("sku-a")).as("reserved before the breaker said no").isEqualTo(1);
+        assertThat(service[0].reconciler().reconcileDue().released()).isEqualTo(1);
+        assertThat(stock.reservedUnits("sku-a")).isZero();
+        assertThat(service[0].get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
     }
 
     /** A provider whose every charge times out (an unanswered call) until {@link #healthy} is set; single-threaded use. */

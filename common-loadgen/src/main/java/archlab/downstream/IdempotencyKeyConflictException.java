@@ -11,10 +11,10 @@ public class IdempotencyKeyConflictException extends IllegalArgumentException {
 
     /**
      * @param idempotencyKey the reused key
-     * @param first          the charge the key made first
+     * @param first          the request the key was first used for (charged or declined)
      * @param conflicting    the request that reused it
      */
-    public IdempotencyKeyConflictException(String idempotencyKey, ChargeResult first, ChargeRequest conflicting) {
+    public IdempotencyKeyConflictException(String idempotencyKey, ChargeRequest first, ChargeRequest conflicting) {
         super("idempotency key '" + idempotencyKey + "' was first used for order " + first.orderId()
                 + " amount " + first.amountCents() + " cents, now for order " + conflicting.orderId()
                 + " amount " + conflicting.amountCents() + " cents; nothing charged");

@@ -17,7 +17,10 @@ public interface Notifier {
      *
      * @throws DownstreamTimeoutException when the deadline passes before the reply arrives
      *                                    (the message may have been delivered)
-     * @throws DownstreamException        when the notifier refuses the call (nothing delivered)
+     * @throws PermanentDeliveryException when the notifier refuses this message for good: no later attempt can
+     *                                    deliver it (nothing delivered)
+     * @throws DownstreamException        when the notifier refuses the call (nothing delivered); any error other
+     *                                    than {@link PermanentDeliveryException} is transient: a later attempt may deliver
      */
     void notify(RequestContext ctx, Notification notification);
 }

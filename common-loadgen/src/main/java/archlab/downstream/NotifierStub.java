@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Follows the package's call rule: a refused call (injected error, or deadline passed on arrival)
  * delivers nothing; an accepted call delivers at once, and the delivery stays even if the caller's
- * deadline passes while the reply is on the way &mdash; so a retry after a timeout is a redelivery.
+ * deadline passes while the reply is on the way &mdash; so a retry after a timeout is a redelivery. Its one
+ * permanent refusal ({@link PermanentDeliveryException}) is a message id reused for another order; every other
+ * error it throws is transient.
  *
  * <p>Counts: {@code deliveries = distinctMessages + redeliveries}. Per order, the <em>effective</em>
  * notifications are the distinct messages about it: two distinct message ids for one order notify the
@@ -40,8 +42,8 @@ public final class NotifierStub implements Notifier {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalArgumentException if the message id was delivered before for a different order
-     *                                  (counted as a call, nothing delivered)
+     * @throws PermanentDeliveryException if the message id was delivered before for a different order: the
+     *                                     receiver will never take it (counted as a call, nothing delivered)
      */
     @Override
     public void notify(RequestContext ctx, Notification notification) {
@@ -53,17 +55,17 @@ public final class NotifierStub implements Notifier {
             throw new DownstreamException(NAME, callIndex,
                     "injected error: message " + notification.messageId() + " refused (nothing delivered)");
         }
-        deliver(notification);
+        deliver(notification, callIndex);
         calls.replyDelay(ctx, callIndex);
         calls.countSucceeded();
     }
 
-    private void deliver(Notification notification) {
+    private void deliver(Notification notification, long callIndex) {
         String orderId = notification.orderId();
         String seenFor = orderIdByMessageId.putIfAbsent(notification.messageId(), orderId);
         if (seenFor != null && !seenFor.equals(orderId)) {
-            throw new IllegalArgumentException("message id '" + notification.messageId() + "' was delivered for order "
-                    + seenFor + " and is now reused for order " + orderId + "; nothing delivered");
+            throw new PermanentDeliveryException(NAME, callIndex, "message id '" + notification.messageId()
+                    + "' was delivered for order " + seenFor + " and is now reused for order " + orderId + "; nothing delivered");
         }
         deliveries.increment();
         if (seenFor == null) {

@@ -8,38 +8,62 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * An in-memory payment provider that records every money movement in its {@link PaymentLedger}.
+ * An in-memory payment provider that records every money movement in its {@link PaymentLedger}, and answers
+ * a repeated idempotency key the way a real provider does: with the key's first answer.
  *
  * <p>A call goes through these steps, in this order (the lesson depends on it):
  * <ol>
  *   <li>it is numbered and counted;</li>
  *   <li>deadline already passed: {@link DownstreamTimeoutException}, nothing charged;</li>
- *   <li>injected decline ({@code behaviour.errors()}): {@link PaymentDeclinedException}, nothing charged;</li>
- *   <li>idempotency check: a repeated key returns the first result ({@code replayed = true}) and charges
- *       nothing; a key reused for another order or amount throws {@link IdempotencyKeyConflictException};</li>
+ *   <li>idempotency check: a key seen before for the same order and amount replays its first answer &mdash; the
+ *       first charge ({@code replayed = true}, nothing charged), or the first decline
+ *       ({@link PaymentDeclinedException} again, nothing charged); a key reused for another order or amount throws
+ *       {@link IdempotencyKeyConflictException};</li>
+ *   <li>a new key (or no key): injected decline ({@code behaviour.errors()}): {@link PaymentDeclinedException},
+ *       nothing charged, and the key remembers the decline;</li>
  *   <li>the provider <b>accepts</b>: the charge goes into the ledger;</li>
  *   <li>the reply travels back for the call's latency; if the deadline passes meanwhile,
  *       {@link DownstreamTimeoutException} &mdash; the money stays charged;</li>
- *   <li>injected lost reply ({@code lostReplies}): {@link PaymentReplyLostException} &mdash; the money stays charged;</li>
+ *   <li>injected lost reply ({@code lostReplies}): {@link PaymentReplyLostException} &mdash; the money stays charged
+ *       (a replay's reply can be lost too: nothing more was charged);</li>
  *   <li>the result is returned.</li>
  * </ol>
  *
- * <p>Thread-safe. Concurrent first uses of one key charge once: the key's entry is created with
- * {@link ConcurrentHashMap#computeIfAbsent}, which runs the charge at most once per key. A key is
- * visible to {@link #findByIdempotencyKey} only after its charge is in the ledger.
+ * <p>The trap step 3 avoids: deciding a decline before looking the key up. A retry of a charge whose reply was lost
+ * would then be "declined" although the money moved, and a caller that believed the last answer would tell the
+ * customer "declined" about money it had taken. A provider with idempotency keys answers a repeated request with its
+ * first answer, whatever it would decide about a new one.
+ *
+ * <p>Thread-safe. Concurrent first uses of one key are answered once: the key's entry is created with
+ * {@link ConcurrentHashMap#computeIfAbsent}, which decides the decline or runs the charge at most once per key.
+ * A key is visible to {@link #findByIdempotencyKey} only after its charge is in the ledger.
  */
 public final class PaymentsStub implements Payments {
 
     /** The stub's name in messages and counters. */
     public static final String NAME = "payments";
 
+    /**
+     * What a key answered first.
+     *
+     * @param request   the request the key was first used for
+     * @param charge    the charge it made, or {@code null} if it was declined
+     * @param firstCall the call that answered first
+     */
+    private record FirstAnswer(ChargeRequest request, ChargeResult charge, long firstCall) {
+        boolean declined() {
+            return charge == null;
+        }
+    }
+
     private final FaultModel declines;
     private final FaultModel lostReplies;
     private final SimulatedCalls calls;
     private final PaymentLedger ledger = new PaymentLedger();
-    private final ConcurrentHashMap<String, ChargeResult> firstChargeByKey = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, FirstAnswer> firstAnswerByKey = new ConcurrentHashMap<>();
     private final AtomicLong paymentIds = new AtomicLong();
     private final LongAdder declined = new LongAdder();
+    private final LongAdder declinesReplayed = new LongAdder();
     private final LongAdder repliesLost = new LongAdder();
 
     /**
@@ -63,12 +87,7 @@ public final class PaymentsStub implements Payments {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(request, "request");
         long callIndex = calls.arrive(ctx);
-        if (declines.failsCall(callIndex)) {
-            calls.countInjectedError();
-            declined.increment();
-            throw new PaymentDeclinedException(callIndex, request.orderId());
-        }
-        ChargeResult result = accept(request);
+        ChargeResult result = answer(request, callIndex);
         calls.replyDelay(ctx, callIndex);
         if (lostReplies.failsCall(callIndex)) {
             calls.countInjectedError();
@@ -79,23 +98,42 @@ public final class PaymentsStub implements Payments {
         return result;
     }
 
-    /** Steps 4 and 5: the idempotency check, then the charge. */
-    private ChargeResult accept(ChargeRequest request) {
+    /** Steps 3 to 5: the key's first answer replayed, or a new decline, or a new charge. */
+    private ChargeResult answer(ChargeRequest request, long callIndex) {
         String key = request.idempotencyKey();
         if (key == null) {
+            if (declines.failsCall(callIndex)) {
+                throw decline(request, callIndex);
+            }
             return ledger.recordCharge(newCharge(request));
         }
-        ChargeResult[] chargedNow = new ChargeResult[1];
-        ChargeResult first = firstChargeByKey.computeIfAbsent(key,
-                k -> chargedNow[0] = ledger.recordCharge(newCharge(request)));
-        if (first == chargedNow[0]) {
-            return first;
+        FirstAnswer[] answeredNow = new FirstAnswer[1];
+        FirstAnswer first = firstAnswerByKey.computeIfAbsent(key, k -> answeredNow[0] = declines.failsCall(callIndex)
+                ? new FirstAnswer(request, null, callIndex)
+                : new FirstAnswer(request, ledger.recordCharge(newCharge(request)), callIndex));
+        if (first == answeredNow[0]) {
+            if (first.declined()) {
+                throw decline(request, callIndex);
+            }
+            return first.charge();
         }
-        if (!first.orderId().equals(request.orderId()) || first.amountCents() != request.amountCents()) {
-            throw new IdempotencyKeyConflictException(key, first, request);
+        if (!first.request().orderId().equals(request.orderId()) || first.request().amountCents() != request.amountCents()) {
+            throw new IdempotencyKeyConflictException(key, first.request(), request);
+        }
+        if (first.declined()) {
+            calls.countInjectedError();
+            declined.increment();
+            declinesReplayed.increment();
+            throw new PaymentDeclinedException(callIndex, request.orderId(), first.firstCall());
         }
         ledger.recordReplay();
-        return first.asReplay();
+        return first.charge().asReplay();
+    }
+
+    private PaymentDeclinedException decline(ChargeRequest request, long callIndex) {
+        calls.countInjectedError();
+        declined.increment();
+        return new PaymentDeclinedException(callIndex, request.orderId());
     }
 
     private ChargeResult newCharge(ChargeRequest request) {
@@ -107,7 +145,8 @@ public final class PaymentsStub implements Payments {
         if (idempotencyKey == null || idempotencyKey.isBlank()) {
             throw new IllegalArgumentException("idempotencyKey must not be blank, was '" + idempotencyKey + "'");
         }
-        return Optional.ofNullable(firstChargeByKey.get(idempotencyKey));
+        FirstAnswer first = firstAnswerByKey.get(idempotencyKey);
+        return first == null || first.declined() ? Optional.empty() : Optional.of(first.charge());
     }
 
     /** @return the provider's books: every charge, replay and refund */
@@ -115,9 +154,17 @@ public final class PaymentsStub implements Payments {
         return ledger;
     }
 
-    /** @return calls declined by injection (no money moved); part of {@link StubCounters#injectedErrors()} */
+    /**
+     * @return calls answered with a decline (no money moved), first or replayed; part of
+     *         {@link StubCounters#injectedErrors()}
+     */
     public long declines() {
         return declined.sum();
+    }
+
+    /** @return of {@link #declines()}, those that replayed an earlier decline of the same idempotency key */
+    public long declinesReplayed() {
+        return declinesReplayed.sum();
     }
 
     /** @return calls whose reply was lost after the charge; part of {@link StubCounters#injectedErrors()} */

@@ -19,6 +19,8 @@
  *   <li>(payments only) <b>lost reply?</b> Then it throws {@link archlab.downstream.PaymentReplyLostException}:
  *       the money was charged, but the caller cannot tell.</li>
  * </ol>
+ * A charge with an idempotency key looks its key up before step 3, as a real provider does: a key seen before is
+ * answered with its first answer (the charge, or the decline), and no decline is drawn for it.
  *
  * <p>Which calls fail is a pure function of (seed, call index) ({@link archlab.downstream.ErrorInjection}),
  * so the same calls fail on every run, whatever the thread interleaving.

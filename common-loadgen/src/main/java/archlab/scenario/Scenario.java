@@ -91,9 +91,21 @@ public record Scenario(
                 new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), SEED);
     }
 
-    /** @return normal, slow downstream, failing downstream: the rows of 12.3's table */
+    /**
+     * The notifier down for longer than the whole run, and charge replies lost often: an outage longer than the 1.3 s
+     * an outbox relay that counts attempts (8, back-off 10 ms doubling to 1 s) keeps trying, so a table of this
+     * scenario shows whether a PAID order's notification outlives the outage, not only whether it outlives a blip.
+     */
+    public static Scenario longOutage() {
+        return new Scenario("long-outage",
+                "notifier down 0.0 s-3.5 s (past the end of the run; longer than the 1.3 s an 8-attempt relay keeps trying), 30% of charge replies lost",
+                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0.30, 0,
+                new Window(Duration.ZERO, Duration.ofMillis(3_500)), SEED);
+    }
+
+    /** @return normal, slow downstream, failing downstream, long outage: the rows of 12.3's table */
     public static List<Scenario> catalogue() {
-        return List.of(normal(), slowDownstream(), failingDownstream());
+        return List.of(normal(), slowDownstream(), failingDownstream(), longOutage());
     }
 
     /** @return the scenario named {@code name} @throws IllegalArgumentException naming the known ones */

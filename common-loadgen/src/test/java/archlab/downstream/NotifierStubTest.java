@@ -62,13 +62,14 @@ class NotifierStubTest {
     }
 
     @Test
-    @DisplayName("a message id reused for another order is an IllegalArgumentException and delivers nothing")
+    @DisplayName("a message id reused for another order is a permanent refusal (retrying can never deliver it) and delivers nothing")
     void messageIdReusedForAnotherOrderIsRejected() {
         NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
         notifier.notify(NO_DEADLINE, new Notification("m-1", "o-1"));
 
         assertThatThrownBy(() -> notifier.notify(NO_DEADLINE, new Notification("m-1", "o-2")))
-                .isInstanceOf(IllegalArgumentException.class)
+                .isInstanceOf(PermanentDeliveryException.class)
+                .hasMessageContaining("permanent")
                 .hasMessageContaining("m-1")
                 .hasMessageContaining("o-2");
 

@@ -187,6 +187,53 @@ class PaymentsStubTest {
     }
 
     @Test
+    @DisplayName("a retry of a charged key is answered with the charge, even on a call a new key would be declined on: the provider looks the key up first")
+    void chargedKeyIsReplayedNeverDeclined() {
+        // call 0 charges and loses its reply; call 1, the retry, falls on an injected decline
+        PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT.withErrors(call -> call == 1), call -> call == 0);
+        ChargeRequest request = new ChargeRequest("o-1", 1_000, "key-1");
+
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, request)).isInstanceOf(PaymentReplyLostException.class);
+        ChargeResult retry = payments.charge(NO_DEADLINE, request);
+
+        assertThat(retry.replayed()).isTrue();
+        assertThat(payments.ledger().charges()).isEqualTo(1);
+        assertThat(payments.declines()).isZero();
+        assertThat(payments.counters()).isEqualTo(new StubCounters(2, 1, 1, 0));
+    }
+
+    @Test
+    @DisplayName("a declined key is declined again on every retry, even on a call a new key would be charged on: no money moves, the key stays uncharged")
+    void declinedKeyIsReplayedAsADecline() {
+        PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT.withErrors(call -> call == 0));
+        ChargeRequest request = new ChargeRequest("o-1", 1_000, "key-1");
+
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, request)).isInstanceOf(PaymentDeclinedException.class);
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, request)).isInstanceOf(PaymentDeclinedException.class)
+                .hasMessageContaining("payments call #1").hasMessageContaining("call #0").hasMessageContaining("replayed");
+
+        assertThat(payments.ledger().charges()).isZero();
+        assertThat(payments.findByIdempotencyKey("key-1")).isEmpty();
+        assertThat(payments.declines()).isEqualTo(2);
+        assertThat(payments.declinesReplayed()).isEqualTo(1);
+        assertThat(payments.counters()).isEqualTo(new StubCounters(2, 0, 2, 0));
+        assertThat(payments.charge(NO_DEADLINE, new ChargeRequest("o-1", 1_000, "key-2")).replayed())
+                .as("a new key is a new request").isFalse();
+    }
+
+    @Test
+    @DisplayName("a declined key reused with another amount is a conflict, as a charged one: nothing charged")
+    void declinedKeyWithAnotherAmountConflicts() {
+        PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT.withErrors(call -> call == 0));
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, new ChargeRequest("o-1", 1_000, "key-1")))
+                .isInstanceOf(PaymentDeclinedException.class);
+
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, new ChargeRequest("o-1", 1_200, "key-1")))
+                .isInstanceOf(IdempotencyKeyConflictException.class).hasMessageContaining("1000 cents").hasMessageContaining("1200 cents");
+        assertThat(payments.ledger().charges()).isZero();
+    }
+
+    @Test
     @DisplayName("findByIdempotencyKey is empty for a key that never charged")
     void unknownKeyNeverCharged() {
         assertThat(new PaymentsStub(StubBehaviour.INSTANT).findByIdempotencyKey("never-used")).isEmpty();

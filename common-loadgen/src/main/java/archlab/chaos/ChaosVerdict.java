@@ -1,0 +1,83 @@
+package archlab.chaos;
+
+import archlab.scenario.Scenario;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One chaos run judged: which {@link Invariant}s its evidence breaks, and why.
+ *
+ * <p>The money and delivery invariants are exact: one double charge, one order charged but not PAID, one PAID order
+ * not notified (and not excused by an outage still going on), one parked notification, one unit leaked, is a
+ * violation. The deadline is a time claim on a shared machine, judged as the lab judges every such claim: only when
+ * the generator kept its schedule. If its worst send lag exceeded the bound, the machine stalled for longer than the
+ * bound allows the service, and an overrun past the bound proves nothing about the service: the claim is
+ * <em>not judged</em> for that run, neither passed nor failed. A caller never answered is a violation however
+ * busy the machine was.
+ *
+ * @param seed           the seed that replays the run
+ * @param mix            the fault mix the seed drew
+ * @param evidence       what the run left behind
+ * @param violations     every invariant broken, with what broke it; empty when none
+ * @param deadlineJudged whether the deadline claim was judged (false: the generator ran late)
+ */
+public record ChaosVerdict(long seed, Scenario mix, ChaosEvidence evidence, Map<Invariant, String> violations,
+                           boolean deadlineJudged) {
+
+    /** How many order ids a violation names. */
+    static final int NAMED = 5;
+
+    public ChaosVerdict {
+        Map<Invariant, String> copy = new EnumMap<>(Invariant.class);
+        copy.putAll(violations);
+        violations = Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * @param overrunBound how far past its deadline a caller may be answered: the checkpoint's stated bound
+     */
+    public static ChaosVerdict judge(long seed, Scenario mix, ChaosEvidence e, Duration overrunBound) {
+        Map<Invariant, String> v = new EnumMap<>(Invariant.class);
+        if (e.doubleCharges() > 0) {
+            v.put(Invariant.DOUBLE_CHARGE, e.doubleCharges() + " charges beyond an order's first");
+        }
+        if (!e.chargedNotPaid().isEmpty() || e.reconcilePending() > 0) {
+            v.put(Invariant.CHARGED_NOT_PAID, e.chargedNotPaid().size() + " orders charged but not PAID once the run settled "
+                    + named(e.chargedNotPaid()) + (e.reconcilePending() > 0 ? "; the reconciler still holds " + e.reconcilePending() : ""));
+        }
+        if (!e.notNotifiedOnce().isEmpty() || !e.parked().isEmpty()) {
+            v.put(Invariant.PAID_NOTIFIED_ONCE, (e.parked().isEmpty() ? "" : e.parked().size() + " PAID orders' notifications parked "
+                    + named(e.parked()) + (e.notNotifiedOnce().isEmpty() ? "" : "; ")) + (e.notNotifiedOnce().isEmpty() ? ""
+                    : e.notNotifiedOnce().size() + " orders not notified exactly once " + named(e.notNotifiedOnce())));
+        }
+        if (e.reservationsLeaked() != 0) {
+            v.put(Invariant.RESERVATION_LEAKED, e.reservationsLeaked() + " units reserved beyond what the PAID orders hold");
+        }
+        long bound = overrunBound.toNanos();
+        boolean judged = e.unfinished() > 0 || e.sendLagMaxNanos() <= bound;
+        if (e.unfinished() > 0) {
+            v.put(Invariant.DEADLINE_KEPT, e.unfinished() + " callers never answered");
+        } else if (judged && e.maxOverrunNanos() > bound) {
+            v.put(Invariant.DEADLINE_KEPT, String.format(Locale.ROOT, "a caller answered %.1f ms past its deadline (bound %d ms)",
+                    e.maxOverrunNanos() / 1e6, overrunBound.toMillis()));
+        }
+        return new ChaosVerdict(seed, mix, e, v, judged);
+    }
+
+    /** @return whether some invariant is broken */
+    public boolean violated() {
+        return !violations.isEmpty();
+    }
+
+    private static String named(List<String> ids) {
+        if (ids.isEmpty()) {
+            return "";
+        }
+        String shown = String.join(", ", ids.subList(0, Math.min(NAMED, ids.size())));
+        return "(" + shown + (ids.size() > NAMED ? ", … " + (ids.size() - NAMED) + " more" : "") + ")";
+    }
+}
