@@ -28,13 +28,16 @@ final class Bench implements AutoCloseable {
     final InventoryStub inventory;
     final PaymentsStub payments;
     final NotifierStub notifier;
+    /** The provider as the solution sees it: {@link #payments} with a gauge of the charges in flight. */
+    final ChargesInFlight charges;
     final OrderPort port;
 
     private Bench(Checkpoint checkpoint, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier) {
         this.inventory = inventory;
         this.payments = payments;
         this.notifier = notifier;
-        this.port = checkpoint.open(inventory, payments, notifier);
+        this.charges = new ChargesInFlight(payments);
+        this.port = checkpoint.open(inventory, charges, notifier);
     }
 
     /** The book's stubs: inventory 2 ms, payment 4 ms, notify 2 ms, no faults. */
