@@ -2,6 +2,7 @@ package archlab.claims;
 
 import static archlab.claims.Bench.request;
 
+import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +43,7 @@ final class BaselineEvidenceClaims {
 
     static Verdict paysSerialised(Checkpoint checkpoint) throws Exception {
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, SLOW_CHARGE, Duration.ZERO);
-             StallProbe probe = StallProbe.start();
+             HiccupProbe probe = HiccupProbe.start();
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < CONCURRENT_PAYS; i++) {
