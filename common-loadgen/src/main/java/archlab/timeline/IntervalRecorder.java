@@ -301,6 +301,11 @@ public final class IntervalRecorder implements AutoCloseable {
                 hiccupSample.getTotalCount() == 0 ? 0 : hiccupSample.getMaxValue()));
     }
 
+    /** @return the thread that cuts the intervals (null when off): for measuring what it costs */
+    Thread samplerThread() {
+        return sampler;
+    }
+
     /** @return the interval length this recorder cuts at */
     public Duration interval() {
         return settings.interval();
