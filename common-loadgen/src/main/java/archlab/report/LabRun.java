@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * <p>Readers may change the load from the command line without touching code; {@link LabProperties} reads every
  * {@code -Dlab.*} key, a bad value or an unknown key stops the run before it starts with a message naming it:
  * {@code -Dlab.rate=1500 -Dlab.duration=3s -Dlab.timeout=200ms -Dlab.threads=platform|virtual
- * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.trace=1 -Dlab.repeat=1 -Dlab.profile=true}.
+ * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.jit.warmup=3s -Dlab.trace=1 -Dlab.interval=100ms
+ * -Dlab.repeat=1 -Dlab.profile=true}.
  *
  * <p>Thread-safety: a LabRun is used by one thread.
  */
