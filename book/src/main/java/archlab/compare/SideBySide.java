@@ -239,6 +239,17 @@ public final class SideBySide {
             return completed == null || wall == null || wall == 0 ? null : completed / (wall / 1e9);
         }));
         addLatency(rows, "", reports, r -> r.path("run").path("latency"));
+        // whether the machine disturbed the run: the generator's lateness and the machine's own stalls (n/a for a
+        // report written before runs had a hiccup probe, or by a run without one)
+        rows.add(row("send_lag_p99_ms", reports, r -> {
+            Double micros = number(r.path("run").path("sendLag").path("p99Micros"));
+            return micros == null ? null : micros / 1e3;
+        }));
+        rows.add(row("hiccup_p99_ms", reports, r -> {
+            JsonNode h = r.path("run").path("hiccups");
+            Double samples = number(h.path("samples"));
+            return samples == null || samples == 0 ? null : number(h.path("p99Micros")) / 1e3;
+        }));
         Set<String> operations = new TreeSet<>();
         for (JsonNode r : reports) {
             r.path("run").path("operations").fieldNames().forEachRemaining(operations::add);

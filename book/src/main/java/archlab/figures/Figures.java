@@ -26,6 +26,9 @@ import java.util.stream.Stream;
  *   <tr><td>run reports ({@code <name>.json} with a latency histogram)</td>
  *       <td>{@code percentiles-<name>.png}: one line per checkpoint that ran {@code <name>};
  *           {@code percentiles-<module>-<name>-by-op.png}: create / get / pay of one run</td></tr>
+ *   <tr><td>run reports with a timeline ({@code run.timeline.intervals})</td>
+ *       <td>{@code timeline-<module>-<name>.png}: goodput, p99 and the machine's hiccups per interval, warm-ups and
+ *           the scenario's windows shaded</td></tr>
  *   <tr><td>capacity sweeps ({@code sweep-<module>.json})</td><td>{@code sweep.png}: throughput and p99 against offered rate</td></tr>
  *   <tr><td>the scenario table ({@code scenarios.json})</td><td>{@code scenarios.png}: goodput and money lost per scenario × checkpoint</td></tr>
  *   <tr><td>JFR recordings ({@code <run>.jfr})</td><td>{@code flame-<module>-<run>-cpu.html}, {@code -alloc.html}, {@code -lock.html}</td></tr>
@@ -92,6 +95,14 @@ public final class Figures {
                 () -> PercentileChart.renderOperations(file, figuresDir.resolve("percentiles-" + fileSafe(report.module())
                         + "-" + fileSafe(report.name()) + "-by-op.png"))));
 
+        if (in.timelines.isEmpty()) {
+            out.accept("skipped timelines: no run report with a timeline (run.timeline.intervals) under " + resultsDir
+                    + " (every load run records one: mvn -pl ch12-1-baseline test -Dbaseline)");
+        }
+        in.timelines.forEach(file -> attempt(out, written, "timeline of " + file,
+                () -> TimelineChart.render(file, figuresDir.resolve(TimelineChart.fileName(in.runReports.get(file).module(),
+                        in.runReports.get(file).name())))));
+
         if (in.sweeps.isEmpty()) {
             out.accept("skipped sweep chart: no capacity sweep (sweep-<module>.json) under " + resultsDir
                     + " (make one with: mvn -pl ch12-1-baseline test -Dsweep -Dtest=CapacitySweepTest"
@@ -157,6 +168,8 @@ public final class Figures {
     /** What {@link #scan} found, by kind. */
     private static final class Inputs {
         final Map<Path, SavedRunReport> runReports = new LinkedHashMap<>();
+        /** The run reports that recorded a timeline. */
+        final List<Path> timelines = new ArrayList<>();
         final List<SavedSweep> sweeps = new ArrayList<>();
         final Map<Path, Integer> scenarioTables = new LinkedHashMap<>();
         final List<Path> recordings = new ArrayList<>();
@@ -185,6 +198,9 @@ public final class Figures {
                         in.ignored.add(f);
                     } else if (SavedRunReport.accepts(root0)) {
                         in.runReports.put(f, SavedRunReport.of(f, root0));
+                        if (SavedTimeline.accepts(root0)) {
+                            in.timelines.add(f);
+                        }
                     } else if (SavedSweep.accepts(root0)) {
                         in.sweeps.add(SavedSweep.of(f, root0));
                     } else if (ScenarioChart.accepts(root0)) {
@@ -209,6 +225,7 @@ public final class Figures {
                 reports.merge(e.getValue().module() + "/" + e.getValue().name(), e.getKey(), (a, b) -> newer(a, b, out));
             }
             runReports.keySet().retainAll(reports.values());
+            timelines.retainAll(reports.values());
             Map<String, Path> jfrs = new LinkedHashMap<>();
             for (Path jfr : recordings) {
                 jfrs.merge(moduleOf(jfr) + "/" + jfr.getFileName(), jfr, (a, b) -> newer(a, b, out));

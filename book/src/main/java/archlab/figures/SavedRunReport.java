@@ -45,6 +45,15 @@ record SavedRunReport(Path file, String module, String name, Histogram latency, 
         }
     }
 
+    /** Reads {@code file}'s timeline; throws IllegalArgumentException if it is not a run report with one. */
+    static SavedTimeline readTimeline(Path file) {
+        try {
+            return SavedTimeline.of(file, JSON.readTree(file.toFile()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     /** Builds the report from an already parsed {@code root}. */
     static SavedRunReport of(Path file, JsonNode root) {
         if (!accepts(root)) {

@@ -38,6 +38,8 @@ final class HandMadeReports {
                   "run": {
                     "offered": %d, "completed": %d, "timedOut": %d, "failed": 1, "rejected": 2, "wallNanos": 2000000000,
                     "latency": %s,
+                    "sendLag": {"p99Micros": 1500},
+                    "hiccups": {"samples": 3000, "p99Micros": 2500},
                     "operations": {%s},
                     "segments": [
                       {"operation": "pay", "segment": "lock.wait", "selfTotalNanos": 3000000},

@@ -36,6 +36,8 @@ class SideBySideTest {
         assertThat(table.value("pay p99_ms", "ch-b/baseline")).isEqualTo(7.5);
         assertThat(table.value("get p99_ms", "ch-a/baseline")).isEqualTo(190.0);
         assertThat(table.value("get p99_ms", "ch-b/baseline")).as("an operation a report lacks").isNull();
+        assertThat(table.value("send_lag_p99_ms", "ch-a/baseline")).isEqualTo(1.5);
+        assertThat(table.value("hiccup_p99_ms", "ch-b/baseline")).as("the machine's own stalls").isEqualTo(2.5);
         assertThat(table.value("charged_not_paid", "ch-a/baseline")).isEqualTo(4.0);
         assertThat(table.value("lock_wait_ms (traced)", "ch-a/baseline")).as("Σ lock.wait self time, 3 + 1.5 ms").isEqualTo(4.5);
         assertThat(table.value("lock_wait_ms (JFR)", "ch-a/baseline")).as("Σ by blocker, 2 + 0.5 ms").isEqualTo(2.5);
@@ -46,6 +48,16 @@ class SideBySideTest {
         assertThat(table.value("downstream_latency", "ch-a/baseline")).as("text extras are not rows").isNull();
         assertThat(table.value("report time (UTC)", "ch-a/baseline")).isEqualTo("2026-12-02T10:00:00Z");
         assertThat(table.value("session", "ch-a/baseline")).isEqualTo("s1");
+    }
+
+    @Test
+    @DisplayName("a report saved before runs had a hiccup probe shows its hiccup row as missing, never as 0")
+    void reportWithoutHiccups(@TempDir Path root) {
+        String json = HandMadeReports.report("ch-a", "baseline", 4500, 3000, 200_000, 180_000, 190_000L, false)
+                .replace("\"hiccups\": {\"samples\": 3000, \"p99Micros\": 2500},", "");
+        SideBySide table = SideBySide.of(List.of(HandMadeReports.write(root, "old.json", json)));
+        assertThat(table.value("hiccup_p99_ms", "ch-a/baseline")).isNull();
+        assertThat(table.value("send_lag_p99_ms", "ch-a/baseline")).isEqualTo(1.5);
     }
 
     @Test

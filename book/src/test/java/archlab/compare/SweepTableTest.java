@@ -25,7 +25,7 @@ class SweepTableTest {
             long completed = Math.min(offered, capacity * 3L);
             long p99 = rate <= capacity ? 9_000 : 190_000;
             rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
-                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, rate / 4000.0));
+                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, rate / 4000.0, 50));
         }
         Environment env = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", session);
         ReportWriter.writeJson(root.resolve(module).resolve("target/reports/sweep-" + module + ".json"),

@@ -35,6 +35,7 @@ class FiguresTest {
         assertThat(out).contains("wrote " + dir.resolve("figures/scenarios.png"));
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped 1 JSON file").contains("notes.json"));
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped sweep chart: no capacity sweep"));
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped timelines: no run report with a timeline"));
         assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped flame graphs: no .jfr"));
     }
 
@@ -43,7 +44,7 @@ class FiguresTest {
     void emptyFolder(@TempDir Path dir) {
         List<String> out = new ArrayList<>();
         assertThat(Figures.run(dir, dir.resolve("figures"), out::add)).isEmpty();
-        assertThat(out).hasSize(4).allSatisfy(l -> assertThat(l).startsWith("skipped"));
+        assertThat(out).hasSize(5).allSatisfy(l -> assertThat(l).startsWith("skipped"));
     }
 
     @Test

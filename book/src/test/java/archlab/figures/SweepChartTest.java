@@ -31,7 +31,7 @@ class SweepChartTest {
             long completed = Math.min(offered, capacity * 3L);
             long p99 = rate <= capacity ? 9_000 : 190_000;
             rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
-                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3));
+                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3, 50));
         }
         Knee knee = Knee.find(rows, 8_000_000L);
         ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, name, ENV, "test", 8_000_000L, rows,

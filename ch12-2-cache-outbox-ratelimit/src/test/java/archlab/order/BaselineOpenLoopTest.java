@@ -9,6 +9,7 @@ import archlab.report.LabRun;
 import archlab.report.LatencyTarget;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
+import archlab.timeline.Interval;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.Comparator;
 import java.util.Map;
@@ -47,6 +48,16 @@ class BaselineOpenLoopTest {
         assertThat(run.started()).isEqualTo(run.offered());
         assertThat(run.notStarted()).as("threads that could not be created").isZero();
         assertThat(run.unfinished()).as("requests still running when the runner gave up waiting").isZero();
+    }
+
+    @Test
+    @DisplayName("the report has a time axis: a hiccup line with the machine's p99 beside the send lag, a timeline line, and the interval log baseline.hlog beside the report")
+    void reportHasATimeAxis() {
+        assertThat(outcome.report().text()).containsPattern("(?m)^hiccup p50=\\d+us p99=\\d+us max=\\d+us ")
+                .containsPattern("(?m)^timeline interval=\\d+ms run_intervals=\\d+ ");
+        assertThat(outcome.run().hiccups().samples()).as("the probe sampled the machine during the run").isPositive();
+        assertThat(outcome.run().timeline().phase(Interval.RUN)).isNotEmpty();
+        assertThat(outcome.textFile().resolveSibling("baseline.hlog")).isRegularFile();
     }
 
     @Test

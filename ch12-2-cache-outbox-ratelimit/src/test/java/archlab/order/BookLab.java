@@ -7,9 +7,7 @@ import archlab.downstream.LatencyModel;
 import archlab.downstream.NotifierStub;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.LatencySummary;
-import archlab.loadgen.LoadSpec;
 import archlab.loadgen.NanoClock;
-import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.Workload;
 import archlab.report.LabFixture;
 import archlab.report.MoneyEvidence;
@@ -25,17 +23,14 @@ import java.util.Locale;
  * This checkpoint wired for the book's load: downstream stubs (the book's 2 / 4 / 2 ms, or one of 12.3's
  * scenarios), the service with its
  * cache, pay limit and outbox relay (started), and the book's workload with its pre-created orders. A
- * new instance for every run; the first in a JVM is built after a JIT warm-up on a scratch copy
- * ({@link #warmUpTheJit}), and each ends with a full GC, so that neither the JIT nor the collection of the
- * set-up's garbage lands in the measured run. After the run it lets the outbox drain, then reports money,
+ * new instance for every run, each ending with a full GC, so that the collection of the set-up's garbage does
+ * not land in the measured run (the JIT warm-up before a JVM's first run is the harness's, the same for every
+ * checkpoint: {@link archlab.report.JitWarmUp}). After the run it lets the outbox drain, then reports money,
  * delivery and cache figures.
  */
 final class BookLab implements LabFixture {
 
     static final String MODULE = "ch12-2-cache-outbox-ratelimit";
-    /** How long a scratch service is loaded before the first run in a JVM, to compile the hot paths ({@link #warmUpTheJit}). */
-    static final Duration WARM_UP = Duration.ofSeconds(3);
-    private static volatile boolean warmedUp;
     /** How long {@link #afterRun()} waits for the outbox to drain. */
     static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
 
@@ -80,7 +75,6 @@ final class BookLab implements LabFixture {
 
     private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
                     Duration notifyLatency, ReportLine downstreamLine, OrderServiceSettings serviceSettings, int poolSize) {
-        warmUpOnce(serviceSettings);
         this.downstream = downstream;
         this.timeline = timeline;
         this.inventoryLatency = inventoryLatency;
@@ -195,40 +189,6 @@ final class BookLab implements LabFixture {
 
     /** How many parked or redriven entries a report names. */
     static final int LISTED = 10;
-
-    /** Runs {@link #warmUpTheJit} if no fixture of this JVM has yet: every run of this module (the chaos runs too) calls it first. */
-    static synchronized void warmUpOnce(OrderServiceSettings serviceSettings) {
-        if (!warmedUp) {
-            warmUpTheJit(serviceSettings);
-            warmedUp = true;
-        }
-    }
-
-    /**
-     * Once per JVM, before the first run: runs the book's load for {@link #WARM_UP} against a <em>scratch</em> service wired like this one (its own
-     * stubs, table and pool), then throws it away: the code paths of the service, Caffeine, Bucket4j, the relay,
-     * the stubs and the runner are compiled before the measured run starts, while the measured run's load, pool
-     * and downstream stay exactly the book's. Why: the book's Go binary is compiled ahead of time; a JVM's first
-     * second is spent in its interpreter and JIT, and on a 2-core machine those stalls (tens of ms) land in the
-     * first requests' latency, not in the service's. Not measured, not in any report.
-     */
-    private static void warmUpTheJit(OrderServiceSettings serviceSettings) {
-        Downstream scratch = Downstream.create(DownstreamSettings.BOOK);
-        OrderService service = new OrderService(scratch.inventory(), scratch.payments(), scratch.notifier(),
-                serviceSettings.payLimit() == null ? serviceSettings
-                        : serviceSettings.withPayLimit(new RateLimiter.Settings(1_000_000, 1_000_000)));
-        try {
-            LoadSpec spec = LoadSpec.book().withDuration(WARM_UP);
-            BookWorkload load = BookWorkload.prepare(new OrderServiceTarget(service), spec.plannedRequests());
-            service.relay().start();
-            new OpenLoopRunner().run(spec, load);
-            service.relay().awaitDrained(DRAIN_LIMIT);
-        } catch (Exception e) {
-            throw new IllegalStateException("JIT warm-up failed", e);
-        } finally {
-            service.close();
-        }
-    }
 
     /** @return the synchronous floor of one pay: inventory + payment (notify left the request path), in nanoseconds */
     long payFloorNanos() {

@@ -4,7 +4,10 @@ import archlab.chaos.ChaosEvidence;
 import archlab.chaos.ChaosMix;
 import archlab.downstream.Downstream;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.LoadSpec;
 import archlab.loadgen.NanoClock;
+import archlab.report.JitWarmUp;
+import archlab.timeline.TimelineSettings;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
 import archlab.scenario.Scenario;
@@ -31,7 +34,9 @@ final class ChaosLab {
     }
 
     static ChaosEvidence run(Scenario mix) {
-        BookLab.warmUpOnce(OrderServiceSettings.DEFAULT);
+        // the same JIT warm-up as every lab run of this JVM (the book's load on a scratch BookLab), once
+        JitWarmUp.jvm().before(BookLab.MODULE + "/chaos", JitWarmUp.DEFAULT_LENGTH, LoadSpec.book(), BookLab::new,
+                TimelineSettings.DEFAULT, System.out::println);
         Timeline timeline = new Timeline(NanoClock.SYSTEM);
         Downstream downstream = mix.newDownstream(timeline);
         OrderService service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier());

@@ -1,9 +1,15 @@
 package archlab.loadgen;
 
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.Interval;
+import archlab.timeline.IntervalRecorder;
+import archlab.timeline.RunTimeline;
+import archlab.timeline.TimelineSettings;
 import archlab.trace.RequestTrace;
 import archlab.trace.SegmentTable;
 import archlab.trace.Trace;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +36,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each request runs on a thread of its own ({@link LoadSpec#threads()}); there is no concurrency
  * cap. Each carries a {@link Deadline} of planned start + timeout in its {@link RequestContext}.
  *
+ * <p>Every run also records its timeline ({@link IntervalRecorder}: per interval, requests offered, started and
+ * ended by outcome, with their latency) and the machine's own stalls ({@link archlab.timeline.HiccupProbe}), unless
+ * built with {@link TimelineSettings#OFF}; the request's thread pays one HdrHistogram recorder write per event.
+ *
  * <p>Thread-safety: one runner may be used by one caller at a time; a run is self-contained.
  */
 public final class OpenLoopRunner {
@@ -40,6 +50,7 @@ public final class OpenLoopRunner {
     private static final long SPIN_THRESHOLD_NANOS = 100_000L;
 
     private final NanoClock clock;
+    private final TimelineSettings timeline;
 
     public OpenLoopRunner() {
         this(NanoClock.SYSTEM);
@@ -47,24 +58,40 @@ public final class OpenLoopRunner {
 
     /** @param clock the clock latencies and deadlines are measured on; the runner also sleeps on real time */
     public OpenLoopRunner(NanoClock clock) {
+        this(clock, TimelineSettings.DEFAULT);
+    }
+
+    /**
+     * @param clock    the clock latencies, deadlines and the timeline are measured on; the runner also sleeps on real time
+     * @param timeline the timeline's interval and the hiccup probe's period; {@link TimelineSettings#OFF} for none
+     */
+    public OpenLoopRunner(NanoClock clock, TimelineSettings timeline) {
         this.clock = clock;
+        this.timeline = java.util.Objects.requireNonNull(timeline, "timeline");
     }
 
-    /** Runs the warm-up (if any), then the measured run, and returns the measured figures. */
+    /** Runs the warm-up (if any), then the measured run, and returns the measured figures with the run's timeline. */
     public RunResult run(LoadSpec spec, Workload workload) {
-        long warmup = 0;
-        if (spec.warmupRequests() > 0) {
-            runPhase(spec, spec.warmupRequests(), 0, workload, 0);
-            warmup = spec.warmupRequests();
+        try (IntervalRecorder recorder = IntervalRecorder.start(clock, timeline)) {
+            long warmup = 0;
+            if (spec.warmupRequests() > 0) {
+                recorder.beginPhase(Interval.WARMUP);
+                runPhase(spec, spec.warmupRequests(), 0, workload, recorder);
+                warmup = spec.warmupRequests();
+            }
+            recorder.beginPhase(Interval.RUN);
+            Phase measured = runPhase(spec, spec.plannedRequests(), warmup, workload, recorder);
+            RunTimeline recorded = recorder.finish();
+            return measured.result(warmup, recorded, recorder.hiccups());
         }
-        return runPhase(spec, spec.plannedRequests(), warmup, workload, warmup);
     }
 
-    private RunResult runPhase(LoadSpec spec, int count, long sequenceOffset, Workload workload, long warmupRequests) {
-        Phase phase = new Phase(spec, count, workload);
+    private Phase runPhase(LoadSpec spec, int count, long sequenceOffset, Workload workload, IntervalRecorder recorder) {
+        Phase phase = new Phase(spec, count, workload, recorder);
         long[] offsets = spec.arrival().plan(count, spec.ratePerSecond());
         ThreadFactory threads = spec.threads().factory();
         long t0 = clock.nanoTime() + 1_000_000L; // 1 ms to get going
+        recorder.planned(t0, offsets);
         long offered = 0;
         long notStarted = 0;
         // tag::schedule[]
@@ -95,9 +122,12 @@ public final class OpenLoopRunner {
             Thread.currentThread().interrupt();
             drained = false;
         }
-        long unfinished = drained ? 0 : phase.done.getCount();
-        long wall = Math.max(phase.lastEnd.get(), t0) - t0;
-        return phase.result(offered, notStarted, unfinished, wall, warmupRequests);
+        phase.offered = offered;
+        phase.notStarted = notStarted;
+        phase.unfinished = drained ? 0 : phase.done.getCount();
+        phase.wallNanos = Math.max(phase.lastEnd.get(), t0) - t0;
+        phase.countPlanned(sequenceOffset, count);
+        return phase;
     }
 
     private void waitUntil(long plannedNanos) {
@@ -129,12 +159,35 @@ public final class OpenLoopRunner {
         final LongAccumulator lastEnd = new LongAccumulator(Math::max, Long.MIN_VALUE);
         final SegmentTable segments = new SegmentTable();
         final LongAdder traced = new LongAdder();
+        final IntervalRecorder recorder;
+        /** Planned requests per operation: counted after the phase, from the sequence numbers it planned. */
+        final Map<String, Long> planned = new HashMap<>();
+        long offered;
+        long notStarted;
+        long unfinished;
+        long wallNanos;
 
-        Phase(LoadSpec spec, int count, Workload workload) {
+        Phase(LoadSpec spec, int count, Workload workload, IntervalRecorder recorder) {
             this.spec = spec;
             this.workload = workload;
             this.timeoutNanos = spec.timeout().toNanos();
             this.done = new CountDownLatch(count);
+            this.recorder = recorder;
+        }
+
+        /** Counts the phase's planned requests per operation: those that never started or finished too. */
+        void countPlanned(long sequenceOffset, int count) {
+            for (int i = 0; i < count; i++) {
+                planned.merge(operationOf(sequenceOffset + i + 1), 1L, Long::sum);
+            }
+        }
+
+        String operationOf(long sequence) {
+            try {
+                return workload.operationOf(sequence);
+            } catch (RuntimeException e) {
+                return "unknown";
+            }
         }
 
         void execute(long sequence, long plannedNanos) {
@@ -142,12 +195,8 @@ public final class OpenLoopRunner {
                 long startNanos = clock.nanoTime();
                 started.increment();
                 sendLag.record(startNanos - plannedNanos);
-                String operation;
-                try {
-                    operation = workload.operationOf(sequence);
-                } catch (RuntimeException e) {
-                    operation = "unknown";
-                }
+                recorder.started(startNanos - plannedNanos);
+                String operation = operationOf(sequence);
                 RequestTrace requestTrace = spec.traceEvery() > 0 && sequence % spec.traceEvery() == 0
                         ? new RequestTrace(clock, plannedNanos) : null;
                 Trace trace = requestTrace == null ? Trace.OFF : requestTrace;
@@ -180,6 +229,7 @@ public final class OpenLoopRunner {
             OperationAccumulator op = operations.computeIfAbsent(operation, OperationAccumulator::new);
             Outcome outcome = classify(latencyNanos, error);
             op.count(outcome);
+            recorder.ended(outcome, latencyNanos);
             if (outcome == Outcome.TIMED_OUT) {
                 maxOverrun.accumulate(latencyNanos - timeoutNanos);
             }
@@ -209,21 +259,22 @@ public final class OpenLoopRunner {
         }
         // end::classify[]
 
-        RunResult result(long offered, long notStarted, long unfinished, long wallNanos, long warmupRequests) {
+        RunResult result(long warmupRequests, RunTimeline timeline, HiccupSummary hiccups) {
             long[] totals = new long[Outcome.values().length];
             Map<String, RunResult.OperationResult> ops = new TreeMap<>();
+            planned.keySet().forEach(name -> operations.computeIfAbsent(name, OperationAccumulator::new));
             operations.forEach((name, op) -> {
                 for (Outcome o : Outcome.values()) {
                     totals[o.ordinal()] += op.outcomes[o.ordinal()].sum();
                 }
-                ops.put(name, op.result());
+                ops.put(name, op.result(planned.getOrDefault(name, 0L)));
             });
             return new RunResult(spec, offered, started.sum(), notStarted,
                     totals[Outcome.COMPLETED.ordinal()], totals[Outcome.TIMED_OUT.ordinal()],
                     totals[Outcome.FAILED.ordinal()], totals[Outcome.REJECTED.ordinal()],
                     totals[Outcome.POOL_EXHAUSTED.ordinal()], unfinished, wallNanos,
                     latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
-                    maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests);
+                    maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests, timeline, hiccups);
         }
     }
 
@@ -243,11 +294,8 @@ public final class OpenLoopRunner {
             outcomes[outcome.ordinal()].increment();
         }
 
-        RunResult.OperationResult result() {
-            long offered = 0;
-            for (LongAdder a : outcomes) {
-                offered += a.sum();
-            }
+        /** @param offered the operation's planned requests, finished or not */
+        RunResult.OperationResult result(long offered) {
             return new RunResult.OperationResult(operation, offered,
                     outcomes[Outcome.COMPLETED.ordinal()].sum(), outcomes[Outcome.TIMED_OUT.ordinal()].sum(),
                     outcomes[Outcome.FAILED.ordinal()].sum(), outcomes[Outcome.REJECTED.ordinal()].sum(),

@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.RunTimeline;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +29,10 @@ import java.util.Map;
  * @param segments         "where the time went", per operation and segment (empty when tracing is off)
  * @param tracedRequests   how many requests were traced
  * @param warmupRequests   requests of the warm-up, excluded from every figure above
+ * @param timeline         the run interval by interval (and its warm-up's before it); {@link RunTimeline#NONE} when
+ *                         the runner recorded none
+ * @param hiccups          the machine's own stalls during the measured run, as the hiccup probe saw them;
+ *                         {@link HiccupSummary#NONE} when no probe ran
  */
 public record RunResult(
         LoadSpec spec,
@@ -47,7 +53,14 @@ public record RunResult(
         long maxOverrunNanos,
         List<SegmentRow> segments,
         long tracedRequests,
-        long warmupRequests) {
+        long warmupRequests,
+        RunTimeline timeline,
+        HiccupSummary hiccups) {
+
+    public RunResult {
+        timeline = timeline == null ? RunTimeline.NONE : timeline;
+        hiccups = hiccups == null ? HiccupSummary.NONE : hiccups;
+    }
 
     /** @return wall time as a Duration */
     public Duration wall() {
@@ -67,6 +80,25 @@ public record RunResult(
         return sendLag.p99Micros() * 1_000L <= slackNanos;
     }
 
+    /**
+     * Whether this run can judge a latency claim that leaves {@code slackNanos} of slack: the generator kept its
+     * schedule ({@link #sendLagWithin}) and the machine did not stall under it (hiccup p99 within the slack too). A run
+     * that fails either measured the machine as much as the service: run it again, or say it was not judged.
+     *
+     * @param slackNanos how far above its floor the claim lets p99 go, ns
+     * @return whether send-lag p99 and hiccup p99 are both ≤ {@code slackNanos}
+     */
+    public boolean judgeable(long slackNanos) {
+        return sendLagWithin(slackNanos) && hiccups.p99Within(slackNanos);
+    }
+
+    /** @return this result with {@code t} as its timeline (e.g. with a JIT warm-up's intervals put before the run's) */
+    public RunResult withTimeline(RunTimeline t) {
+        return new RunResult(spec, offered, started, notStarted, completed, timedOut, failed, rejected, poolExhausted,
+                unfinished, wallNanos, latency, operations, sendLag, failureCauses, maxOverrunNanos, segments,
+                tracedRequests, warmupRequests, t, hiccups);
+    }
+
     /** @return completed requests per second of wall time */
     public double completedPerSecond() {
         return wallNanos == 0 ? 0 : completed * 1_000_000_000.0 / wallNanos;
@@ -76,7 +108,7 @@ public record RunResult(
      * One operation's share of the run.
      *
      * @param operation     e.g. "pay"
-     * @param offered       requests of this operation
+     * @param offered       requests of this operation the run planned, whether or not they started or finished
      * @param completed     ok within the timeout
      * @param timedOut      over the timeout
      * @param failed        error before the timeout

@@ -3,6 +3,7 @@ package archlab.report;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
+import archlab.timeline.TimelineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -31,9 +32,10 @@ import java.util.function.Supplier;
  *         .run(BookLab::new);
  * }</pre>
  *
- * <p>Defaults: rates {@link #DEFAULT_RATES}, {@link #DEFAULT_DURATION} per rate, and {@link #DEFAULT_WARMUP} of
- * unmeasured load at the lowest rate first (measured without it, the first rate of a cold JVM showed a send-lag
- * p99 of 80 ms: class loading and JIT, not the service). Each rate offers exactly {@code rate × duration}
+ * <p>Defaults: rates {@link #DEFAULT_RATES}, {@link #DEFAULT_DURATION} per rate; before the first rate the JVM's
+ * JIT warm-up if no run of this JVM did it ({@link JitWarmUp}, the same as every load run's), then
+ * {@link #DEFAULT_WARMUP} of unmeasured load at the lowest rate (measured without it, the first rate of a cold JVM
+ * showed a send-lag p99 of 80 ms: class loading and JIT, not the service). Each rate offers exactly {@code rate × duration}
  * requests. Before each rate the JVM is asked to collect garbage, so one rate's thousands of finished threads
  * are not collected during the next rate's run.
  *
@@ -66,6 +68,9 @@ public final class CapacitySweep {
     private Duration duration = DEFAULT_DURATION;
     private Duration warmup = DEFAULT_WARMUP;
     private int attempts = DEFAULT_ATTEMPTS;
+    private Duration jitWarmUpLength = JitWarmUp.DEFAULT_LENGTH;
+    private JitWarmUp jitWarmUp = JitWarmUp.jvm();
+    private WarmUp jitWarmed;
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
 
@@ -124,11 +129,24 @@ public final class CapacitySweep {
     }
 
     /**
-     * @param n the most runs of one rate, at least 1. A run whose send-lag p99 exceeds the knee's slack (one pay
-     *          floor: the ceiling is two) measured a generator that fell behind — a busy machine, a stalled JVM —
-     *          and is run again on a fresh fixture, up to {@code n} runs in all; the row kept is the run with the
-     *          lowest send-lag p99 (chosen by the generator's lateness, never by the service's latency), and every
-     *          rerun is listed in the report. 1: every rate runs once, late or not.
+     * @param length how long the JIT warm-up loads a scratch fixture before the sweep, if no run of this JVM warmed
+     *               it up yet ({@link JitWarmUp#DEFAULT_LENGTH}); zero for none
+     * @param state  whose warm-up: {@link JitWarmUp#jvm()} (the default), or a fresh one in a test
+     */
+    public CapacitySweep jitWarmUp(Duration length, JitWarmUp state) {
+        this.jitWarmUpLength = checkedWarmup(LabProperties.JIT_WARMUP.property(), length);
+        this.jitWarmUp = Objects.requireNonNull(state, "state");
+        return this;
+    }
+
+    /**
+     * @param n the most runs of one rate, at least 1. A run the machine disturbed — its send-lag p99 or its hiccup
+     *          p99 exceeds the knee's slack (one pay floor: the ceiling is two): the generator fell behind or the
+     *          machine stalled — measured the machine, and is run again on a fresh fixture, up to {@code n} runs in
+     *          all. The row kept is the first attempt that was not disturbed; when every attempt was, the one with the
+     *          median p99, so that one stall does not decide the rate (chosen by the machine's disturbance, never by
+     *          the service's latency alone). Every disturbed attempt is listed in the report. 1: every rate runs
+     *          once, disturbed or not.
      */
     public CapacitySweep attempts(int n) {
         this.attempts = checkedAttempts(ATTEMPTS_PROPERTY, n);
@@ -191,6 +209,7 @@ public final class CapacitySweep {
         duration = d;
         warmup = lab.get(LabProperties.SWEEP_WARMUP).orElse(warmup);
         attempts = lab.get(LabProperties.SWEEP_ATTEMPTS).orElse(attempts);
+        jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
         return this;
     }
 
@@ -239,6 +258,8 @@ public final class CapacitySweep {
         long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
         out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
                 + " and p99 <= %.3f ms", module, rates.size(), seconds(duration), Knee.GOODPUT_FLOOR * 100, ceilingMicros / 1e3));
+        jitWarmed = jitWarmUp.before(module + "/" + name, jitWarmUpLength, base.withTraceEvery(0), freshFixture,
+                TimelineSettings.DEFAULT, line -> out.accept("[sweep] " + line));
         if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
             out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
                     module, rates.get(0), seconds(warmup)));
@@ -252,20 +273,24 @@ public final class CapacitySweep {
         for (int i = 0; i < rates.size(); i++) {
             int rate = rates.get(i);
             out.accept(String.format(Locale.ROOT, "[sweep] %s %d req/s (%d of %d)", module, rate, i + 1, rates.size()));
+            List<SweepRow> disturbed = new ArrayList<>();
             SweepRow kept = null;
-            for (int attempt = 1; attempt <= attempts; attempt++) {
+            for (int attempt = 1; attempt <= attempts && kept == null; attempt++) {
                 SweepRow row = measure(freshFixture, rate);
-                if (kept == null || row.sendLagP99Micros() < kept.sendLagP99Micros()) {
+                if (!row.disturbed(payFloorNanos)) {
                     kept = row;
-                }
-                if (row.sendLagP99Micros() * 1_000L <= payFloorNanos) {
                     break;
                 }
-                String late = String.format(Locale.ROOT, "%d req/s attempt %d of %d: send-lag p99 %.3f ms > slack %.3f ms (p99 %.3f ms)%s",
-                        rate, attempt, attempts, row.sendLagP99Micros() / 1e3, payFloorNanos / 1e6, row.p99Micros() / 1e3,
-                        attempt < attempts ? ", run again" : ", no attempts left");
+                disturbed.add(row);
+                String late = String.format(Locale.ROOT,
+                        "%d req/s attempt %d of %d: send-lag p99 %.3f ms, hiccup p99 %.3f ms > slack %.3f ms (p99 %.3f ms)%s",
+                        rate, attempt, attempts, row.sendLagP99Micros() / 1e3, row.hiccupP99Micros() / 1e3,
+                        payFloorNanos / 1e6, row.p99Micros() / 1e3, attempt < attempts ? ", run again" : ", no attempts left");
                 reruns.add(late);
                 out.accept("[sweep] " + late);
+            }
+            if (kept == null) {
+                kept = SweepRow.medianByP99(disturbed);
             }
             rows.add(kept);
             out.accept("[sweep] " + SweepReport.line(kept, ceilingMicros));
@@ -310,11 +335,12 @@ public final class CapacitySweep {
         }
         LoadSpec s = spec(rates.get(0), duration);
         String settings = String.format(Locale.ROOT,
-                "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s warmup=%s at %d req/s before the first rate"
-                        + " (per-rate warmup=%s) trace=off profiles=off pay_floor=%.3fms attempts<=%d per rate (rerun while send-lag p99 > pay floor)",
+                "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s jit_warmup=%s warmup=%s at %d req/s before"
+                        + " the first rate (per-rate warmup=%s) trace=off profiles=off pay_floor=%.3fms attempts<=%d per rate"
+                        + " (rerun while send-lag p99 or hiccup p99 > pay floor; all disturbed: the median p99 kept)",
                 rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
-                s.threads().name().toLowerCase(Locale.ROOT), seconds(warmup), rates.get(0), seconds(s.warmup()),
-                payFloorNanos / 1e6, attempts);
+                s.threads().name().toLowerCase(Locale.ROOT), jitWarmed == null ? "none" : jitWarmed.describe(),
+                seconds(warmup), rates.get(0), seconds(s.warmup()), payFloorNanos / 1e6, attempts);
         return new SweepReport(SweepReport.KIND, module, name, Environment.current(), settings, payFloorNanos, rows,
                 knee, evidence, reruns);
     }

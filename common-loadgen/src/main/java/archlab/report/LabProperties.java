@@ -115,6 +115,12 @@ public final class LabProperties {
     /** How many times a load run runs, each on fresh services. */
     public static final Key<Integer> REPEAT = new Key<>("lab.repeat", "how many times the load runs (min/median/max)", "3",
             LabProperties::repeat);
+    /** The length of one interval of every run's timeline (and its interval log). */
+    public static final Key<Duration> INTERVAL = new Key<>("lab.interval",
+            "the timeline's interval (1ms..1m): goodput, p99, hiccups per interval", "250ms", LabProperties::interval);
+    /** The JIT warm-up on a scratch fixture before a JVM's first measured run. */
+    public static final Key<Duration> JIT_WARMUP = new Key<>("lab.jit.warmup",
+            "the JIT warm-up on a scratch fixture before a JVM's first run (0s for none)", "0s", LabProperties::jitWarmup);
     /** JFR recording and the profiles read back from it. */
     public static final Key<Boolean> PROFILE = new Key<>("lab.profile", "JFR recording and profiles: true or false", "false",
             LabProperties::bool);
@@ -132,8 +138,8 @@ public final class LabProperties {
             "the most runs of one sweep rate (1..10)", "3", LabProperties::sweepAttempts);
 
     /** Every known key, in the order the README lists them. */
-    public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, TRACE, REPEAT,
-            PROFILE, SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
+    public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
+            INTERVAL, REPEAT, PROFILE, SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The prefix that marks a property as the lab's. */
     public static final String PREFIX = "lab.";
@@ -321,6 +327,14 @@ public final class LabProperties {
             }
         }
         return List.copyOf(out);
+    }
+
+    private static Duration interval(String property, String v) {
+        return archlab.timeline.TimelineSettings.checkedInterval(property, duration(property, v));
+    }
+
+    private static Duration jitWarmup(String property, String v) {
+        return CapacitySweep.checkedWarmup(property, duration(property, v));
     }
 
     private static Duration sweepWarmup(String property, String v) {

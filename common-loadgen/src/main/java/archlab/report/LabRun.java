@@ -1,12 +1,16 @@
 package archlab.report;
 
 import archlab.loadgen.LoadSpec;
+import archlab.loadgen.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
 import archlab.profile.JfrRecorder;
 import archlab.profile.ProfileReport;
 import archlab.profile.ProfileSettings;
+import archlab.timeline.Interval;
+import archlab.timeline.TimelineSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,15 +20,18 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * One named load run of one module, end to end: build a fresh fixture, record JFR around the run
- * (optional), run the open-loop load, let the fixture settle, read the profiles back, and write the
- * report (text first, JSON beside it, the {@code .jfr} beside both) under the module's
- * {@code target/reports/}. Every chapter module calls this with the same load, so their reports compare.
+ * One named load run of one module, end to end: warm the JVM's JIT up on a scratch fixture if no run of this JVM did
+ * ({@link JitWarmUp}), build a fresh fixture, record JFR around the run (optional), run the open-loop load with its
+ * timeline and hiccup probe, let the fixture settle, read the profiles back, and write the report (text first, JSON
+ * beside it, the interval log {@code .hlog} and the {@code .jfr} beside both) under the module's
+ * {@code target/reports/}. Every chapter module calls this with the same load and the same warm-up, so their reports
+ * compare.
  *
  * <p>Readers may change the load from the command line without touching code; {@link LabProperties} reads every
  * {@code -Dlab.*} key, a bad value or an unknown key stops the run before it starts with a message naming it:
  * {@code -Dlab.rate=1500 -Dlab.duration=3s -Dlab.timeout=200ms -Dlab.threads=platform|virtual
- * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.trace=1 -Dlab.repeat=1 -Dlab.profile=true}.
+ * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.jit.warmup=3s -Dlab.trace=1 -Dlab.interval=100ms
+ * -Dlab.repeat=1 -Dlab.profile=true}.
  *
  * <p>Thread-safety: a LabRun is used by one thread.
  */
@@ -42,6 +49,9 @@ public final class LabRun {
     private LoadSpec spec = LoadSpec.book();
     private boolean profiled = true;
     private int repetitions = 1;
+    private TimelineSettings timeline = TimelineSettings.DEFAULT;
+    private Duration jitWarmUpLength = JitWarmUp.DEFAULT_LENGTH;
+    private JitWarmUp jitWarmUp = JitWarmUp.jvm();
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
 
@@ -70,6 +80,26 @@ public final class LabRun {
             throw new IllegalArgumentException("repetitions must be at least 1, was " + n);
         }
         this.repetitions = n;
+        return this;
+    }
+
+    /** @param t the timeline's interval and the hiccup probe's period ({@link TimelineSettings#DEFAULT}: 100 ms, 1 ms) */
+    public LabRun timeline(TimelineSettings t) {
+        this.timeline = java.util.Objects.requireNonNull(t, "timeline");
+        return this;
+    }
+
+    /**
+     * @param length how long the JIT warm-up loads a scratch fixture before the JVM's first measured run
+     *               ({@link JitWarmUp#DEFAULT_LENGTH}); zero for none
+     * @param state  whose warm-up: {@link JitWarmUp#jvm()} (the default: once per JVM), or a fresh one in a test
+     */
+    public LabRun jitWarmUp(Duration length, JitWarmUp state) {
+        if (length == null || length.isNegative()) {
+            throw new IllegalArgumentException("the JIT warm-up must be zero or positive, was " + length);
+        }
+        this.jitWarmUpLength = length;
+        this.jitWarmUp = java.util.Objects.requireNonNull(state, "state");
         return this;
     }
 
@@ -112,10 +142,13 @@ public final class LabRun {
         s = apply(lab, LabProperties.TRACE, s, LoadSpec::withTraceEvery);
         s = apply(lab, LabProperties.THREADS, s, LoadSpec::withThreads);
         s = apply(lab, LabProperties.ARRIVAL, s, LoadSpec::withArrival);
+        TimelineSettings t = lab.get(LabProperties.INTERVAL).map(timeline::withInterval).orElse(timeline);
         // every value is good: apply them together
         spec = s;
+        timeline = t;
         repetitions = lab.get(LabProperties.REPEAT).orElse(repetitions);
         profiled = lab.get(LabProperties.PROFILE).orElse(profiled);
+        jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
         return this;
     }
 
@@ -151,6 +184,16 @@ public final class LabRun {
         return spec;
     }
 
+    /** @return how the run records its timeline (after overrides) */
+    TimelineSettings timeline() {
+        return timeline;
+    }
+
+    /** @return how long the JIT warm-up loads its scratch fixture, if this JVM is not warm yet (after overrides) */
+    Duration jitWarmUpLength() {
+        return jitWarmUpLength;
+    }
+
     /**
      * Runs the load {@code repetitions} times, each on a fresh fixture, and writes the report of the last
      * run (with the spread over all runs when there is more than one).
@@ -159,6 +202,7 @@ public final class LabRun {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
         Path jfr = reportsDir.resolve(name + ".jfr");
+        WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, freshFixture, timeline, out);
         for (int i = 1; i <= repetitions; i++) {
             if (repetitions > 1) {
                 out.accept(String.format(Locale.ROOT, "[%s/%s] run %d of %d …", module, name, i, repetitions));
@@ -169,7 +213,7 @@ public final class LabRun {
             try {
                 // inside the try: a fixture that fails to start must not leave a JFR recording running
                 fixture.beforeRun();
-                result = new OpenLoopRunner().run(spec, fixture.workload());
+                result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
             } catch (RuntimeException | Error e) {
                 if (recorder != null) {
                     // keep the recording for a look at the failure, but never hide the failure behind a dump error
@@ -196,8 +240,14 @@ public final class LabRun {
                 profile = ProfileReport.read(jfr);
                 section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
             }
+            WarmUp warmed = warmUp;
+            if (warmUp != null && warmUp.inThisRun()) {
+                // the first repetition shows the warm-up just before it; later ones were warmed earlier
+                result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
+                warmUp = warmUp.earlier();
+            }
             reports.add(new RunReport(module, name, Environment.current(), result, fixture.downstreamCounts(),
-                    fixture.money(), fixture.extra(), section, null));
+                    fixture.money(), fixture.extra(), section, null, warmed));
         }
         RunReport last = reports.get(reports.size() - 1);
         if (reports.size() > 1) {
@@ -205,7 +255,8 @@ public final class LabRun {
         }
         Path txt = ReportWriter.write(reportsDir, last);
         out.accept(last.text());
-        out.accept("report: " + txt.toAbsolutePath() + " (+ .json" + (profiled ? ", .jfr" : "") + ")");
+        out.accept("report: " + txt.toAbsolutePath() + " (+ .json" + (last.run().timeline().recorded() ? ", .hlog" : "")
+                + (profiled ? ", .jfr" : "") + ")");
         return new Outcome(last, profile, txt, List.copyOf(reports));
     }
 }

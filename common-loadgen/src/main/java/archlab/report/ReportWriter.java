@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import archlab.loadgen.Arrival;
+import archlab.timeline.IntervalLog;
+import archlab.timeline.RunTimeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +18,8 @@ import java.time.Duration;
 
 /**
  * Writes a {@link RunReport} as text (human first) and JSON (for tools) under a reports folder:
- * {@code <dir>/<name>.txt} and {@code <dir>/<name>.json}. The folder defaults to the module's
+ * {@code <dir>/<name>.txt} and {@code <dir>/<name>.json}, and its timeline as an HdrHistogram interval log
+ * {@code <dir>/<name>.hlog} ({@link IntervalLog}) when the run recorded one. The folder defaults to the module's
  * {@code target/reports/} (system property {@code archlab.reports.dir}, set by the build).
  *
  * <p>Thread-safety: stateless apart from a thread-safe ObjectMapper.
@@ -47,13 +50,24 @@ public final class ReportWriter {
         return Path.of(System.getProperty("archlab.reports.dir", "target/reports"));
     }
 
-    /** Writes {@code <name>.txt} and {@code <name>.json} and returns the text file's path. */
+    /**
+     * Writes {@code <name>.txt}, {@code <name>.json} and, when the run recorded a timeline, {@code <name>.hlog} (an
+     * older interval log of that name is removed otherwise, so none is left beside a report it does not belong to);
+     * returns the text file's path.
+     */
     public static Path write(Path dir, RunReport report) {
         try {
             Files.createDirectories(dir);
             Path txt = dir.resolve(report.name() + ".txt");
             Files.writeString(txt, report.text(), StandardCharsets.UTF_8);
             JSON.writeValue(dir.resolve(report.name() + ".json").toFile(), report);
+            Path hlog = dir.resolve(report.name() + IntervalLog.SUFFIX);
+            RunTimeline timeline = report.run().timeline();
+            if (timeline.histograms().isEmpty()) {
+                Files.deleteIfExists(hlog);
+            } else {
+                IntervalLog.write(hlog, timeline, report.module() + " / " + report.name());
+            }
             return txt;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write report " + report.name() + " to " + dir, e);

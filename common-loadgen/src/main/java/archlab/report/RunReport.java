@@ -5,6 +5,8 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.RunResult.OperationResult;
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.IntervalLog;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +28,7 @@ import java.util.stream.Collectors;
  * @param extra      chapter-specific figures
  * @param profile    profile tables, or null when not profiled
  * @param spread     run-to-run spread when the load was repeated, or null for a single run
+ * @param jitWarmUp  the JVM's JIT warm-up ({@link JitWarmUp}): just before this run or earlier; null when none ran
  */
 public record RunReport(
         String module,
@@ -36,7 +39,8 @@ public record RunReport(
         MoneyEvidence money,
         List<ReportLine> extra,
         ProfileSection profile,
-        Spread spread) {
+        Spread spread,
+        WarmUp jitWarmUp) {
 
     public RunReport {
         extra = extra == null ? List.of() : List.copyOf(extra);
@@ -77,7 +81,7 @@ public record RunReport(
 
     /** @return this report with the spread of repeated runs added */
     public RunReport withSpread(Spread s) {
-        return new RunReport(module, name, environment, run, downstream, money, extra, profile, s);
+        return new RunReport(module, name, environment, run, downstream, money, extra, profile, s, jitWarmUp);
     }
 
     /** The lab's own lines: outcomes, precise percentiles, send lag, money, settings. */
@@ -96,6 +100,8 @@ public record RunReport(
         }
         out.add(String.format(Locale.ROOT, "send_lag p50=%dus p99=%dus max=%.0fus (how late the generator started requests against their plan)",
                 r.sendLag().p50Micros(), r.sendLag().p99Micros(), r.sendLag().maxMicros()));
+        out.add(hiccupLine(r.hiccups()));
+        out.add(r.timeline().line(name + IntervalLog.SUFFIX));
         if (!r.failureCauses().isEmpty()) {
             out.add("failure_causes " + r.failureCauses().entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
@@ -116,13 +122,35 @@ public record RunReport(
         out.add(String.format(Locale.ROOT,
                 "settings rate=%d/s duration=%s timeout=%s arrival=%s threads=%s warmup=%s trace=%s",
                 s.ratePerSecond(), seconds(s.duration()), millis(s.timeout()), s.arrival().describe(),
-                s.threads().name().toLowerCase(Locale.ROOT),
-                s.warmup().isZero() ? "none (as in the book)" : seconds(s.warmup()) + " (" + r.warmupRequests() + " requests, excluded)",
+                s.threads().name().toLowerCase(Locale.ROOT), warmups(),
                 s.traceEvery() == 0 ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
         out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
                 environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
                 environment.maxHeapMiB(), environment.at(), environment.session()));
         return out;
+    }
+
+    /**
+     * @return e.g. {@code hiccup p50=52us p99=310us max=3100us (…)}: the machine's own stalls beside the generator's
+     *         send lag, so that a reader sees at once whether the run was disturbed
+     */
+    static String hiccupLine(HiccupSummary h) {
+        if (!h.measured()) {
+            return "hiccup not measured (no probe ran during this run)";
+        }
+        return String.format(Locale.ROOT, "hiccup p50=%dus p99=%dus max=%dus (how late a thread asking to wake every %dus woke:"
+                + " the machine's own stalls, time-weighted)", h.p50Micros(), h.p99Micros(), h.maxMicros(), h.periodMicros());
+    }
+
+    /** Every warm-up before the measured run: the JVM's JIT warm-up, then the runner's own on this run's fixture. */
+    private String warmups() {
+        LoadSpec s = run.spec();
+        String runner = s.warmup().isZero() ? null
+                : seconds(s.warmup()) + " (" + run.warmupRequests() + " requests, excluded)";
+        if (jitWarmUp == null) {
+            return runner == null ? "none (as in the book)" : runner;
+        }
+        return jitWarmUp.describe() + (runner == null ? "" : "; then " + runner + " on this run's fixture");
     }
 
     /** "Where the time went": per operation, per segment, self time and its share; then the lock holders. */

@@ -35,6 +35,7 @@ public record Spread(int runs, List<Row> rows) {
         add(rows, "p999_ms", reports, r -> r.run().latency().bookP999Millis());
         add(rows, "hdr_p99_ms", reports, r -> r.run().latency().p99Micros() / 1e3);
         add(rows, "send_lag_p99_us", reports, r -> r.run().sendLag().p99Micros());
+        add(rows, "hiccup_p99_us", reports, r -> r.run().hiccups().p99Micros());
         add(rows, "charged_not_paid", reports, r -> r.money().chargedButNotPaid());
         return new Spread(reports.size(), List.copyOf(rows));
     }

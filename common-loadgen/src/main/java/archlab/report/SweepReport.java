@@ -17,8 +17,9 @@ import java.util.Locale;
  * @param rows          one row per offered rate, ascending
  * @param knee          the knee and its definition
  * @param limitEvidence what the rows say at the first rate past the knee; empty when the knee is the highest rate
- * @param reruns        each rate that was run again because the generator fell behind its schedule by more than
- *                      the knee's slack (one line per rerun attempt); empty when every first attempt was on time
+ * @param reruns        each rate that was run again because the machine disturbed it — the generator fell behind its
+ *                      schedule, or the machine stalled, by more than the knee's slack at p99 (one line per disturbed
+ *                      attempt); empty when no attempt was disturbed
  */
 public record SweepReport(
         String kind,
@@ -43,17 +44,17 @@ public record SweepReport(
 
     /** @return the column header of {@link #line(SweepRow, long)} */
     public static String header() {
-        return String.format(Locale.ROOT, "%7s %8s %9s %8s %13s %9s %9s %9s %8s %6s %8s %12s %5s %s",
+        return String.format(Locale.ROOT, "%7s %8s %9s %8s %13s %9s %9s %9s %8s %6s %8s %12s %12s %5s %s",
                 "rate/s", "offered", "completed", "goodput", "rps_completed", "p50_ms", "p99_ms", "timed_out",
-                "rejected", "failed", "pool_exh", "send_lag_p99", "cpu", "knee?");
+                "rejected", "failed", "pool_exh", "send_lag_p99", "hiccup_p99", "cpu", "knee?");
     }
 
     /** @return one row as a table line; {@code p99CeilingMicros} decides the last column */
     public static String line(SweepRow r, long p99CeilingMicros) {
-        return String.format(Locale.ROOT, "%7d %8d %9d %7.1f%% %13.1f %9.3f %9.3f %9d %8d %6d %8d %9.3f ms %4s %s",
+        return String.format(Locale.ROOT, "%7d %8d %9d %7.1f%% %13.1f %9.3f %9.3f %9d %8d %6d %8d %9.3f ms %9.3f ms %4s %s",
                 r.ratePerSecond(), r.offered(), r.completed(), r.goodput() * 100, r.rpsCompleted(),
                 r.p50Micros() / 1e3, r.p99Micros() / 1e3, r.timedOut(), r.rejected(), r.failed(), r.poolExhausted(),
-                r.sendLagP99Micros() / 1e3, r.cpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", r.cpuShare() * 100),
+                r.sendLagP99Micros() / 1e3, r.hiccupP99Micros() / 1e3, r.cpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", r.cpuShare() * 100),
                 Knee.qualifies(r, p99CeilingMicros) ? "ok" : "-");
     }
 
@@ -69,7 +70,8 @@ public record SweepReport(
             out.add(line(r, knee.p99CeilingMicros()));
         }
         out.add("(goodput = completed / offered; p50/p99 from the HdrHistogram of every request that reached the service;"
-                + " cpu = the JVM's CPU time over wall x cores, generator and service together)");
+                + " hiccup_p99 = the machine's own stalls, time-weighted; cpu = the JVM's CPU time over wall x cores,"
+                + " generator and service together)");
         out.add("");
         if (limitEvidence.isEmpty()) {
             out.add("what limits past the knee: not measured, the knee is the highest rate swept; sweep higher rates");
@@ -80,8 +82,10 @@ public record SweepReport(
         }
         if (!reruns.isEmpty()) {
             out.add("");
-            out.add("reruns (the generator started requests later than the knee's slack allows: such a run measures the"
-                    + " machine, not the service; the row kept is the attempt with the lowest send-lag p99):");
+            out.add("reruns (the generator started requests later, or the machine stalled longer, than the knee's slack allows:"
+                    + " such a run measures the machine, not the service; the row kept is the first attempt the machine did"
+                    + " not disturb, or, when it disturbed them all, the attempt with the median p99, so that one stall does"
+                    + " not decide a rate):");
             reruns.forEach(l -> out.add("  - " + l));
         }
         out.add("");

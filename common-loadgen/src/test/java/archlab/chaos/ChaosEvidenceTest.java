@@ -9,6 +9,8 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RequestContext;
 import archlab.loadgen.RunResult;
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.RunTimeline;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +25,7 @@ class ChaosEvidenceTest {
         LatencySummary none = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
         LatencySummary lag = new LatencySummary(1, sendLagMaxMicros, sendLagMaxMicros, 0, 0, 0, 0, 0, 0, 0, "");
         return new RunResult(LoadSpec.book(), 1, 1, 0, 1, 0, 0, 0, 0, unfinished, 1, none, Map.of(), lag, Map.of(),
-                maxOverrunNanos, List.of(), 0, 0);
+                maxOverrunNanos, List.of(), 0, 0, RunTimeline.NONE, HiccupSummary.NONE);
     }
 
     @Test

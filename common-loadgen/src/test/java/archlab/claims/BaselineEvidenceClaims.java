@@ -2,6 +2,7 @@ package archlab.claims;
 
 import static archlab.claims.Bench.request;
 
+import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -19,25 +19,25 @@ import java.util.List;
  * settle (up to {@link #SETTLE}) before it counts the money, so a reconciler is judged on what it does, not on how
  * fast.
  *
- * @param run   the runner's result
+ * <p>The machine's own stalls during the run are the runner's: every run's {@link RunResult#hiccups()} comes from the
+ * shared {@link archlab.timeline.HiccupProbe}.
+ *
+ * @param run   the runner's result, with its hiccups
  * @param money charges, PAID orders and charged-but-not-PAID after settling
- * @param probe the machine's worst hiccup during the run, ns
  */
-record BookLoad(RunResult run, MoneyEvidence money, long probeWorstNanos) {
+record BookLoad(RunResult run, MoneyEvidence money) {
 
     /** How long the money may take to settle after the run (a relay, a reconciler). */
     static final Duration SETTLE = Duration.ofSeconds(3);
 
     static BookLoad run(Checkpoint checkpoint) throws Exception {
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
-        try (OrderPort port = checkpoint.open(downstream.inventory(), downstream.payments(), downstream.notifier());
-             StallProbe probe = StallProbe.start()) {
+        try (OrderPort port = checkpoint.open(downstream.inventory(), downstream.payments(), downstream.notifier())) {
             BookWorkload workload = BookWorkload.prepare(target(port), BookWorkload.DEFAULT_POOL);
             RunResult run = new OpenLoopRunner().run(LoadSpec.book(), workload);
-            long worst = probe.worstNanos();
             Bench.eventually(SETTLE, () -> downstream.ledger().chargedButNot(port::isPaid) == 0);
             MoneyEvidence money = MoneyEvidence.measure(downstream, workload.pool(), port::isPaid, id -> BookWorkload.QUANTITY);
-            return new BookLoad(run, money, worst);
+            return new BookLoad(run, money);
         }
     }
 
@@ -80,11 +80,11 @@ record BookLoad(RunResult run, MoneyEvidence money, long probeWorstNanos) {
 
     /** @return whether the generator kept its schedule within {@code slack} (send-lag p99) and the machine did not stall longer */
     boolean judgeable(Duration slack) {
-        return run.sendLagWithin(slack.toNanos()) && probeWorstNanos <= slack.toNanos();
+        return run.sendLagWithin(slack.toNanos()) && run.hiccups().maxMicros() * 1_000L <= slack.toNanos();
     }
 
     String describeSchedule() {
-        return String.format(java.util.Locale.ROOT, "send-lag p99 %.1f ms, machine hiccup max %.1f ms",
-                run.sendLag().p99Micros() / 1e3, probeWorstNanos / 1e6);
+        return String.format(java.util.Locale.ROOT, "send-lag p99 %.1f ms, machine hiccup p99 %.1f ms max %.1f ms",
+                run.sendLag().p99Micros() / 1e3, run.hiccups().p99Micros() / 1e3, run.hiccups().maxMicros() / 1e3);
     }
 }

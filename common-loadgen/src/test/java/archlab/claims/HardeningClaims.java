@@ -4,6 +4,7 @@ import static archlab.claims.Bench.request;
 
 import archlab.downstream.ErrorInjection;
 import archlab.downstream.StubBehaviour;
+import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,7 +57,7 @@ final class HardeningClaims {
             for (int i = 0; i < pays; i++) {
                 ids.add(bench.createBookOrder());
             }
-            try (StallProbe probe = StallProbe.start()) {
+            try (HiccupProbe probe = HiccupProbe.start()) {
                 List<Future<Long>> overruns = new ArrayList<>();
                 for (String id : ids) {
                     overruns.add(threads.submit(() -> {
@@ -125,7 +126,7 @@ final class HardeningClaims {
     static Verdict failFast(Checkpoint checkpoint) throws Exception {
         // a provider that does not answer: every charge runs into the caller's deadline (a decline would be instant)
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, Duration.ofSeconds(1), Duration.ZERO);
-             StallProbe probe = StallProbe.start()) {
+             HiccupProbe probe = HiccupProbe.start()) {
             int pays = 20;
             long[] millis = new long[10];
             List<String> answers = new ArrayList<>();

@@ -2,6 +2,7 @@ package archlab.claims;
 
 import static archlab.claims.Bench.request;
 
+import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Future;
@@ -32,7 +33,7 @@ record ReadsDuringSlowPay(long getNanos, long createNanos, long probeWorstNanos)
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             String paying = bench.createBookOrder();
             String other = bench.createBookOrder();
-            try (StallProbe probe = StallProbe.start()) {
+            try (HiccupProbe probe = HiccupProbe.start()) {
                 // the pay's own answer is not judged here (a solution with a per-call budget may give up on the charge)
                 Future<?> pay = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(Duration.ofSeconds(5)), paying)));
                 Thread.sleep(INTO_THE_PAY.toMillis());

@@ -8,6 +8,7 @@ import archlab.downstream.FaultModel;
 import archlab.downstream.LatencyModel;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.RunResult;
+import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,7 @@ final class RefactorClaims {
     static Verdict notifyOffPath(Checkpoint checkpoint) throws Exception {
         Duration notify = Duration.ofMillis(300);
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, Duration.ZERO, notify);
-             StallProbe probe = StallProbe.start()) {
+             HiccupProbe probe = HiccupProbe.start()) {
             String id = bench.createBookOrder();
             Bench.Timed<OrderPort.OrderView> pay = Bench.timed(() -> bench.port.pay(request(Duration.ofSeconds(2)), id));
             boolean fast = pay.millis() <= 100;
@@ -117,7 +118,7 @@ final class RefactorClaims {
                 ids.add(bench.createBookOrder());
             }
             List<Future<Bench.Timed<OrderPort.OrderView>>> answers = new ArrayList<>();
-            try (StallProbe probe = StallProbe.start()) {
+            try (HiccupProbe probe = HiccupProbe.start()) {
                 ids.forEach(id -> answers.add(threads.submit(() -> Bench.timed(() -> bench.port.pay(request(Duration.ofSeconds(5)), id)))));
                 int rejected = 0;
                 long slowestRejectionNanos = 0;

@@ -19,6 +19,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * It prints a table and writes {@code target/reports/runner-capacity.txt} (+ .json); it asserts only
  * what holds on any machine (every planned request offered and started).
  *
+ * <p>The trap in judging a rate by one run: on a shared 2-core machine a single 1 s run flaps over 1 ms now and then
+ * (a JIT compilation, another process), and one flap used to decide the whole table ("every lower rate passing:
+ * none"). Each rate runs {@value #ATTEMPTS} times and is judged by its median attempt; a median attempt over the
+ * target while the machine itself stalled longer (the hiccup probe's p99 over the target) is <em>not judged</em>
+ * rather than failed, and does not break the run of passing rates below the sustained rate.
+ *
  * <p>Run: {@code mvn -pl common-loadgen test -Dbench -Dtest=RunnerCapacityBenchmark}.
  * Target on the lab's 2-core machine: ≥ 100,000 req/s with send-lag p99 ≤ 1 ms.
  */
@@ -27,9 +33,13 @@ class RunnerCapacityBenchmark {
 
     private static final int[] RATES = {10_000, 25_000, 50_000, 75_000, 100_000, 150_000, 200_000, 300_000};
     private static final long LAG_TARGET_MICROS = 1_000;
+    private static final int ATTEMPTS = 3;
+
+    /** How one rate was judged. */
+    enum Verdict { PASS, FAIL, NOT_JUDGED }
 
     record Row(int rate, long offered, long started, long sendLagP50Micros, long sendLagP99Micros, double sendLagMaxMicros,
-               double wallSeconds) {
+               double wallSeconds, long hiccupP99Micros, List<Long> attemptSendLagP99Micros, Verdict verdict) {
     }
 
     @Test
@@ -46,54 +56,64 @@ class RunnerCapacityBenchmark {
             }
         };
         OpenLoopRunner runner = new OpenLoopRunner();
-        // warm the JIT on the runner's own paths first; excluded from the table
-        runner.run(spec(20_000, Duration.ofSeconds(1)), noop);
+        // warm the JIT on the runner's own paths first (the first run of a JVM starts late: 1.07 ms against
+        // 0.22–0.41 ms in the next three, measured at 1,500 req/s); excluded from the table
+        runner.run(spec(20_000, Duration.ofSeconds(3)), noop);
 
         List<Row> rows = new ArrayList<>();
         int best = 0;
         int sustained = 0;
         boolean allBelowPassed = true;
         for (int rate : RATES) {
-            // three runs per rate; the row is the run with the median send-lag p99 (a noisy machine's spread)
+            // ATTEMPTS runs per rate; the row is the run with the median send-lag p99 (a noisy machine's spread)
             List<RunResult> runs = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < ATTEMPTS; i++) {
                 RunResult one = runner.run(spec(rate, Duration.ofSeconds(1)), noop);
                 assertThat(one.offered()).isEqualTo(one.spec().plannedRequests());
                 assertThat(one.started()).isEqualTo(one.offered());
                 runs.add(one);
             }
             runs.sort(java.util.Comparator.comparingLong(x -> x.sendLag().p99Micros()));
-            RunResult r = runs.get(1);
+            RunResult r = runs.get((runs.size() - 1) / 2);
+            Verdict v = r.sendLag().p99Micros() <= LAG_TARGET_MICROS ? Verdict.PASS
+                    : r.hiccups().p99Micros() > LAG_TARGET_MICROS ? Verdict.NOT_JUDGED : Verdict.FAIL;
             Row row = new Row(rate, r.offered(), r.started(), r.sendLag().p50Micros(), r.sendLag().p99Micros(),
-                    r.sendLag().maxMicros(), r.wallNanos() / 1e9);
+                    r.sendLag().maxMicros(), r.wallNanos() / 1e9, r.hiccups().p99Micros(),
+                    runs.stream().map(x -> x.sendLag().p99Micros()).toList(), v);
             rows.add(row);
-            System.out.printf(Locale.ROOT, "rate=%,d/s offered=%d started=%d send_lag p50=%dus p99=%dus max=%.0fus wall=%.3fs%n",
-                    rate, row.offered(), row.started(), row.sendLagP50Micros(), row.sendLagP99Micros(),
-                    row.sendLagMaxMicros(), row.wallSeconds());
-            boolean pass = row.sendLagP99Micros() <= LAG_TARGET_MICROS;
-            if (pass) {
+            System.out.println(line(row));
+            if (v == Verdict.PASS) {
                 best = rate;
             }
-            allBelowPassed &= pass;
-            if (allBelowPassed) {
+            allBelowPassed &= v != Verdict.FAIL;
+            if (allBelowPassed && v == Verdict.PASS) {
                 sustained = rate;
             }
         }
+        long notJudged = rows.stream().filter(x -> x.verdict() == Verdict.NOT_JUDGED).count();
         String verdict = String.format(Locale.ROOT,
-                "highest rate with median send-lag p99 <= 1 ms: %s; highest with every lower rate passing too: %s"
+                "highest rate with median send-lag p99 <= 1 ms: %s; highest with no lower rate failing: %s"
+                        + " (%d rate(s) not judged: the machine stalled longer than the target)"
                         + " (target >= 100,000 req/s; %d cores, JDK %s)",
                 best == 0 ? "none of the rates tried" : String.format(Locale.ROOT, "%,d req/s", best),
-                sustained == 0 ? "none" : String.format(Locale.ROOT, "%,d req/s", sustained),
+                sustained == 0 ? "none" : String.format(Locale.ROOT, "%,d req/s", sustained), notJudged,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
         System.out.println(verdict);
         Path dir = ReportWriter.reportsDir();
         Files.createDirectories(dir);
-        StringBuilder text = new StringBuilder("runner capacity: no-op task, virtual threads, tracing off, 3 runs of 1 s per rate (median run shown)\n");
-        rows.forEach(r -> text.append(String.format(Locale.ROOT, "rate=%d offered=%d started=%d send_lag_p50=%dus send_lag_p99=%dus send_lag_max=%.0fus wall=%.3fs%n",
-                r.rate(), r.offered(), r.started(), r.sendLagP50Micros(), r.sendLagP99Micros(), r.sendLagMaxMicros(), r.wallSeconds())));
+        StringBuilder text = new StringBuilder("runner capacity: no-op task, virtual threads, tracing off, " + ATTEMPTS
+                + " runs of 1 s per rate (median run shown; not judged = over the target while the machine's hiccup p99 was too)\n");
+        rows.forEach(r -> text.append(line(r)).append('\n'));
         text.append(verdict).append('\n');
         Files.writeString(dir.resolve("runner-capacity.txt"), text);
         ReportWriter.writeJson(dir.resolve("runner-capacity.json"), rows);
+    }
+
+    private static String line(Row r) {
+        return String.format(Locale.ROOT, "rate=%d offered=%d started=%d send_lag_p50=%dus send_lag_p99=%dus send_lag_max=%.0fus"
+                        + " hiccup_p99=%dus wall=%.3fs attempts_send_lag_p99_us=%s verdict=%s",
+                r.rate(), r.offered(), r.started(), r.sendLagP50Micros(), r.sendLagP99Micros(), r.sendLagMaxMicros(),
+                r.hiccupP99Micros(), r.wallSeconds(), r.attemptSendLagP99Micros(), r.verdict().name().toLowerCase(Locale.ROOT));
     }
 
     private static LoadSpec spec(int rate, Duration duration) {

@@ -32,8 +32,10 @@ class LabRunTest {
 
     private final List<String> printed = new CopyOnWriteArrayList<>();
 
+    /** A run without the JVM's JIT warm-up: the tests of the warm-up give each run a warm-up state of its own. */
     private LabRun lab(String name) {
-        return LabRun.named("test-module", name).spec(TINY).profiled(false).reportsDir(dir).output(printed::add);
+        return LabRun.named("test-module", name).spec(TINY).profiled(false).reportsDir(dir).output(printed::add)
+                .jitWarmUp(Duration.ZERO, new JitWarmUp());
     }
 
     @Test
@@ -179,5 +181,34 @@ class LabRunTest {
         assertThat(FlightRecorder.getFlightRecorder().getRecordings())
                 .noneMatch(r -> r.getName().equals("arch-lab profile") && r.getState() == RecordingState.RUNNING);
         assertThat(dir.resolve("failing.txt")).doesNotExist();
+    }
+
+    @Test
+    @DisplayName("a run writes its interval log <name>.hlog beside the report, and the report's text names it")
+    void runWritesItsIntervalLog() {
+        LabRun.Outcome outcome = lab("logged").run(RecordingFixture::new);
+        assertThat(dir.resolve("logged.hlog")).isRegularFile();
+        assertThat(outcome.report().text()).contains(" log=logged.hlog");
+        assertThat(printed).anySatisfy(l -> assertThat(l).startsWith("report: ").contains(".hlog"));
+    }
+
+    @Test
+    @DisplayName("every run's report has a hiccup line with the probe's p99, and its timeline's run intervals add up to what was offered")
+    void everyRunHasHiccupsAndATimeline() {
+        LabRun.Outcome outcome = lab("timed").run(RecordingFixture::new);
+        assertThat(outcome.report().text()).containsPattern("(?m)^hiccup p50=\\d+us p99=\\d+us max=\\d+us ");
+        assertThat(outcome.run().hiccups().samples()).isPositive();
+        assertThat(outcome.run().timeline().phase(archlab.timeline.Interval.RUN).stream()
+                .mapToLong(archlab.timeline.Interval::offered).sum()).isEqualTo(TINY_REQUESTS);
+    }
+
+    @Test
+    @DisplayName("-Dlab.interval sets the length of the timeline's intervals")
+    void intervalOverride() {
+        java.util.Properties p = new java.util.Properties();
+        p.setProperty("lab.interval", "50ms");
+        LabRun.Outcome outcome = lab("interval").withOverrides(p).run(RecordingFixture::new);
+        assertThat(outcome.run().timeline().interval()).isEqualTo(Duration.ofMillis(50));
+        assertThat(outcome.report().text()).contains("timeline interval=50ms ");
     }
 }

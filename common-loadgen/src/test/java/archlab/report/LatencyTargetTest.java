@@ -4,14 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
+import archlab.timeline.HiccupSummary;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The printed target line: met or MISSED against the target, and whether the generator kept its schedule. */
+/**
+ * The printed target line: met or MISSED against the target, and whether the run could judge it — the generator kept
+ * its schedule and the machine did not stall.
+ */
 class LatencyTargetTest {
 
-    /** Send-lag p99 345 µs. */
+    /** Send-lag p99 345 µs, hiccup p99 310 µs. */
     private final RunResult run = Samples.detailed(LoadSpec.book(), List.of());
 
     @Test
@@ -19,7 +23,7 @@ class LatencyTargetTest {
     void metOrMissed() {
         assertThat(LatencyTarget.line("pay p99", 12_000, 12_000_000L, "2 x floor", run))
                 .isEqualTo("[target] pay p99 12.000 ms against 2 x floor 12.000 ms: met (send-lag p99 0.345 ms,"
-                        + " the generator kept its schedule)");
+                        + " hiccup p99 0.310 ms, the generator kept its schedule, the machine did not stall)");
         assertThat(LatencyTarget.line("pay p99", 12_001, 12_000_000L, "2 x floor", run)).contains(": MISSED (");
     }
 
@@ -28,6 +32,22 @@ class LatencyTargetTest {
     void lateGeneratorIsNamed() {
         assertThat(LatencyTarget.line("pay p99", 1_000, 690_000L, "2 x floor", run)).contains("kept its schedule");
         assertThat(LatencyTarget.line("pay p99", 1_000, 600_000L, "2 x floor", run))
-                .endsWith("(send-lag p99 0.345 ms, the generator ran late: a busy machine)");
+                .endsWith("(send-lag p99 0.345 ms, hiccup p99 0.310 ms, the generator ran late: a busy machine)");
+    }
+
+    @Test
+    @DisplayName("a hiccup p99 over half the target, the generator on time, says the machine stalled: not a judgement of the service")
+    void stalledMachineIsNamed() {
+        RunResult stalled = Samples.withHiccups(run, new HiccupSummary(1_000, 3_000, 45, 900, 7_000, 9_000, 12_000));
+        assertThat(LatencyTarget.line("pay p99", 13_000, 12_000_000L, "2 x floor", stalled))
+                .endsWith(": MISSED (send-lag p99 0.345 ms, hiccup p99 7.000 ms, the machine stalled: not a judgement of the service)");
+    }
+
+    @Test
+    @DisplayName("a run without a probe prints the send lag alone, as before there was one")
+    void noProbeNoHiccups() {
+        RunResult unprobed = Samples.withHiccups(run, HiccupSummary.NONE);
+        assertThat(LatencyTarget.line("pay p99", 12_000, 12_000_000L, "2 x floor", unprobed))
+                .endsWith("(send-lag p99 0.345 ms, the generator kept its schedule)");
     }
 }

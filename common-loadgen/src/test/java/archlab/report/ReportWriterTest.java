@@ -5,7 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
+import archlab.loadgen.Outcome;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.testing.FakeClock;
+import archlab.timeline.Interval;
+import archlab.timeline.IntervalRecorder;
+import archlab.timeline.TimelineSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -15,6 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -37,9 +45,10 @@ class ReportWriterTest {
         }
         LoadSpec spec = LoadSpec.book().withArrival(Arrival.poisson(7)).withWarmup(Duration.ofMillis(1500));
         RunResult run = new RunResult(spec, 150, 150, 0, 137, 0, 0, 0, 13, 0, 3_000_000_000L, h.summary(), Map.of(),
-                h.summary(), Map.of(), 0, List.of(), 0, 2250);
+                h.summary(), Map.of(), 0, List.of(), 0, 2250, archlab.timeline.RunTimeline.NONE,
+                archlab.timeline.HiccupSummary.NONE);
         report = new RunReport("test-module", "writer-test", Samples.ENV, run, Samples.downstream(3, 2, 1),
-                Samples.money(2, 1), List.of(new ReportLine("outbox_depth", 4L)), null, null);
+                Samples.money(2, 1), List.of(new ReportLine("outbox_depth", 4L)), null, null, null);
         ReportWriter.write(dir, report);
         json = new ObjectMapper().readTree(dir.resolve("writer-test.json").toFile());
     }
@@ -114,6 +123,62 @@ class ReportWriterTest {
     @DisplayName("methods that are not record components (bookLine1, text, topHolder…) stay out of the JSON")
     void onlyComponentsAreWritten() {
         assertThat(json.fieldNames()).toIterable().containsExactlyInAnyOrder(
-                "module", "name", "environment", "run", "downstream", "money", "extra", "profile", "spread");
+                "module", "name", "environment", "run", "downstream", "money", "extra", "profile", "spread", "jitWarmUp");
+    }
+
+    /** A report whose timeline was recorded (on a fake clock: one run interval of 50 ms with 3 completed requests). */
+    private static RunReport withTimeline(RunReport r) {
+        FakeClock clock = new FakeClock();
+        IntervalRecorder rec = IntervalRecorder.start(clock, TimelineSettings.DEFAULT);
+        try {
+            rec.beginPhase(Interval.RUN);
+            for (int i = 1; i <= 3; i++) {
+                rec.started(10_000);
+                rec.ended(Outcome.COMPLETED, i * 1_000_000L);
+            }
+            clock.advance(50_000_000L);
+            return new RunReport(r.module(), r.name(), r.environment(), r.run().withTimeline(rec.finish()), r.downstream(),
+                    r.money(), r.extra(), r.profile(), r.spread(), r.jitWarmUp());
+        } finally {
+            rec.close();
+        }
+    }
+
+    @Test
+    @DisplayName("a run with a timeline gets its interval log <name>.hlog beside the report, which HdrHistogram's reader reads back")
+    void timelineIsWrittenAsAnIntervalLog() throws IOException {
+        ReportWriter.write(dir, withTimeline(report));
+        Path hlog = dir.resolve("writer-test.hlog");
+        assertThat(hlog).isRegularFile();
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+            EncodableHistogram first = reader.nextIntervalHistogram();
+            assertThat(first.getTag()).as("the run's latency, untagged").isNull();
+            assertThat(((Histogram) first).getTotalCount()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    @DisplayName("the JSON holds the timeline's intervals and the hiccups, but not the histograms behind them (those are the .hlog)")
+    void jsonHoldsTheTimelineSummary() throws IOException {
+        ReportWriter.write(dir, withTimeline(report));
+        JsonNode run = new ObjectMapper().readTree(dir.resolve("writer-test.json").toFile()).path("run");
+        assertThat(run.path("timeline").path("interval").asText()).isEqualTo("PT0.1S");
+        assertThat(run.path("timeline").path("intervals")).hasSize(1);
+        JsonNode interval = run.path("timeline").path("intervals").get(0);
+        assertThat(interval.path("phase").asText()).isEqualTo("run");
+        assertThat(interval.path("completed").asLong()).isEqualTo(3);
+        assertThat(interval.path("lengthMillis").asDouble()).isEqualTo(50.0);
+        assertThat(run.path("timeline").has("histograms")).isFalse();
+        assertThat(run.path("timeline").has("originNanos")).isFalse();
+        assertThat(run.path("hiccups").has("p99Micros")).isTrue();
+    }
+
+    @Test
+    @DisplayName("a report without a timeline removes an interval log of the same name left by an earlier run")
+    void noTimelineLeavesNoStaleLog() throws IOException {
+        ReportWriter.write(dir, withTimeline(report));
+        assertThat(dir.resolve("writer-test.hlog")).exists();
+        ReportWriter.write(dir, report);
+        assertThat(dir.resolve("writer-test.hlog")).doesNotExist();
     }
 }

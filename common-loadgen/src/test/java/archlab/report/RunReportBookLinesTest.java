@@ -23,7 +23,7 @@ class RunReportBookLinesTest {
         RunResult run = Samples.result(LoadSpec.book(), 4500, 4500, 2940, 1170, 3_198_170_000L,
                 Samples.latency(4111, 199, 208, 399, 198_500, 203_000, 207_400, 398_100));
         return new RunReport("ch12-1-baseline", "baseline", Samples.ENV, run, Samples.downstream(1028, 358, 169),
-                Samples.money(358, 0), List.of(), null, null);
+                Samples.money(358, 0), List.of(), null, null, null);
     }
 
     private static RunReport withWall(long completed, long wallNanos) {

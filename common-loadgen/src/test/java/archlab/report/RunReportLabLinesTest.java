@@ -26,7 +26,7 @@ class RunReportLabLinesTest {
     private static RunResult withWarmupRequests(RunResult r, long n) {
         return new RunResult(r.spec(), r.offered(), r.started(), r.notStarted(), r.completed(), r.timedOut(), r.failed(),
                 r.rejected(), r.poolExhausted(), r.unfinished(), r.wallNanos(), r.latency(), r.operations(), r.sendLag(),
-                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), n);
+                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), n, r.timeline(), r.hiccups());
     }
 
     private static String settingsLine(RunReport report) {
@@ -87,7 +87,7 @@ class RunReportLabLinesTest {
     void measuredIntegrityFiguresArePrinted() {
         MoneyEvidence money = new MoneyEvidence(5, 5, 0, 4, 1, 2, 3, 0, 7).withAfterReconcile(0);
         RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
-                Samples.downstream(1, 1, 1), money, List.of(), null, null);
+                Samples.downstream(1, 1, 1), money, List.of(), null, null, null);
         assertThat(report.labLines()).contains("integrity charged_not_paid_after_reconcile=0 paid_not_notified=3"
                 + " notified_more_than_once=0 reservations_leaked=7");
     }
@@ -141,7 +141,7 @@ class RunReportLabLinesTest {
     void extraFiguresArePrinted() {
         RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
                 Samples.downstream(1, 1, 1), Samples.money(1, 0),
-                List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)), null, null);
+                List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)), null, null, null);
         assertThat(report.labLines()).contains("cache_hit_ratio=0.5000", "outbox_depth=3");
         assertThat(report.extraByName()).containsExactly(
                 org.assertj.core.api.Assertions.entry("cache_hit_ratio", 0.5),

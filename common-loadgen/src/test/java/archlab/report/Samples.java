@@ -5,6 +5,8 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.RunResult.OperationResult;
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.RunTimeline;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,7 @@ final class Samples {
     static RunResult result(LoadSpec spec, long offered, long started, long completed, long timedOut, long wallNanos,
                             LatencySummary latency) {
         return new RunResult(spec, offered, started, 0, completed, timedOut, 0, 0, 0, 0, wallNanos, latency,
-                Map.of(), emptyLatency(), Map.of(), 0, List.of(), 0, 0);
+                Map.of(), emptyLatency(), Map.of(), 0, List.of(), 0, 0, RunTimeline.NONE, HiccupSummary.NONE);
     }
 
     /** A result with every outcome count distinct, two operations, a send lag, failure causes and segments. */
@@ -49,7 +51,15 @@ final class Samples {
         Map<String, Long> causes = new TreeMap<>(Map.of("DownstreamTimeoutException", 11L, "IllegalStateException", 7L));
         return new RunResult(spec, 105, 103, 2, 71, 11, 7, 11, 13, 3, 2_500_000_000L,
                 latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
-                4_321_000L, segments, segments.isEmpty() ? 0 : 100, 0);
+                4_321_000L, segments, segments.isEmpty() ? 0 : 100, 0, RunTimeline.NONE,
+                new HiccupSummary(1_000, 3_000, 45, 120, 310, 2_900, 3_100));
+    }
+
+    /** {@code r} with the probe's hiccups {@code h} instead of its own. */
+    static RunResult withHiccups(RunResult r, HiccupSummary h) {
+        return new RunResult(r.spec(), r.offered(), r.started(), r.notStarted(), r.completed(), r.timedOut(), r.failed(),
+                r.rejected(), r.poolExhausted(), r.unfinished(), r.wallNanos(), r.latency(), r.operations(), r.sendLag(),
+                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), r.warmupRequests(), r.timeline(), h);
     }
 
     static DownstreamCounts downstream(long inventory, long payment, long notify) {
@@ -61,7 +71,7 @@ final class Samples {
     }
 
     static RunReport report(RunResult run) {
-        return new RunReport("test-module", "sample", ENV, run, downstream(10, 5, 4), money(5, 1), List.of(), null, null);
+        return new RunReport("test-module", "sample", ENV, run, downstream(10, 5, 4), money(5, 1), List.of(), null, null, null);
     }
 
     /** A segment row: {@code inclusiveMeanMicros × requests} is its inclusive total. */

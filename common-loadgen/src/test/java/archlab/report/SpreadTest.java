@@ -18,7 +18,7 @@ class SpreadTest {
         return new RunReport("m", "n", Samples.ENV,
                 Samples.result(LoadSpec.book(), offered, offered, completed, 0, 2_000_000_000L,
                         Samples.latency(completed, 10, 20, 30, 9_000, 15_000, 19_000, 29_000)),
-                Samples.downstream(0, 0, 0), Samples.money(chargedNotPaid + 1, chargedNotPaid), List.of(), null, null);
+                Samples.downstream(0, 0, 0), Samples.money(chargedNotPaid + 1, chargedNotPaid), List.of(), null, null, null);
     }
 
     private static List<RunReport> reports(long... offered) {
@@ -59,12 +59,12 @@ class SpreadTest {
     }
 
     @Test
-    @DisplayName("every figure is taken independently: rps, book and HdrHistogram percentiles, send lag, money")
+    @DisplayName("every figure is taken independently: rps, book and HdrHistogram percentiles, send lag, hiccups, money")
     void everyFigureHasItsRow() {
         Spread s = Spread.of(List.of(report(100, 50, 3), report(100, 80, 1), report(100, 60, 2)));
         assertThat(s.rows()).extracting(Spread.Row::name).containsExactly("offered", "completed", "timed_out", "failed",
                 "rejected", "rps_completed", "p50_ms", "p99_ms", "p999_ms", "hdr_p99_ms", "send_lag_p99_us",
-                "charged_not_paid");
+                "hiccup_p99_us", "charged_not_paid");
         assertThat(row(s, "rps_completed")).isEqualTo(new Spread.Row("rps_completed", 25, 30, 40));
         assertThat(row(s, "charged_not_paid")).isEqualTo(new Spread.Row("charged_not_paid", 1, 2, 3));
         assertThat(row(s, "hdr_p99_ms")).isEqualTo(new Spread.Row("hdr_p99_ms", 19, 19, 19));

@@ -15,6 +15,6 @@ final class Rows {
 
     static SweepRow row(int rate, long completed, long p99Micros, long sendLagP99Micros, double cpuShare) {
         return new SweepRow(rate, rate, completed, rate - completed, 0, 0, 0, 0, (double) completed / rate, completed,
-                p99Micros / 2, p99Micros, sendLagP99Micros, cpuShare);
+                p99Micros / 2, p99Micros, sendLagP99Micros, cpuShare, 0);
     }
 }

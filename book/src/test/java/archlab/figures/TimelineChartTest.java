@@ -1,0 +1,104 @@
+package archlab.figures;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import archlab.downstream.DownstreamCounts;
+import archlab.loadgen.LatencyHistogram;
+import archlab.loadgen.LoadSpec;
+import archlab.loadgen.RunResult;
+import archlab.report.Environment;
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportLine;
+import archlab.report.ReportWriter;
+import archlab.report.RunReport;
+import archlab.timeline.HiccupSummary;
+import archlab.timeline.Interval;
+import archlab.timeline.RunTimeline;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The timeline chart of one saved run, from a hand-made report written by ReportWriter: every figure chosen. */
+class TimelineChartTest {
+
+    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+
+    /**
+     * A slow-downstream run: a JIT warm-up long before, a 0.5 s runner warm-up, then 3 s whose pays stall from 1.0 to
+     * 1.5 s after the fixture started (0.5 to 1.0 s of the measured run, since the runner's warm-up came first).
+     */
+    static Path report(Path dir) {
+        List<Interval> intervals = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            intervals.add(new Interval(Interval.JIT_WARMUP, -6_000 + i * 100, 100, 150, 150, 140, 10, 0, 0, 0, 9_000, 80_000, 90_000, 2_000, 12_000));
+        }
+        for (int i = 0; i < 5; i++) {
+            intervals.add(new Interval(Interval.WARMUP, -500 + i * 100, 100, 150, 150, 150, 0, 0, 0, 0, 4_000, 9_000, 9_500, 100, 300));
+        }
+        for (int i = 0; i < 30; i++) {
+            boolean stalled = i >= 5 && i < 10;
+            intervals.add(new Interval(Interval.RUN, i * 100, 100, 150, 150, stalled ? 40 : 150, stalled ? 110 : 0, 0, 0, 0,
+                    stalled ? 150_000 : 4_000, stalled ? 200_000 : 9_000, stalled ? 201_000 : 9_500, 80, i == 20 ? 7_000 : 250));
+        }
+        RunTimeline timeline = new RunTimeline(Duration.ofMillis(100), Duration.ofMillis(1), intervals, 0, 0, List.of());
+        LatencyHistogram h = new LatencyHistogram();
+        h.record(9_000_000L);
+        LoadSpec spec = LoadSpec.book().withWarmup(Duration.ofMillis(500));
+        RunResult run = new RunResult(spec, 4_500, 4_500, 0, 4_000, 500, 0, 0, 0, 0, 3_000_000_000L, h.summary(), Map.of(),
+                h.summary(), Map.of(), 0, List.of(), 0, 750, timeline, new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000));
+        RunReport r = new RunReport("ch12-3-fault-scenarios", "scenario-slow-downstream", ENV, run,
+                new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), new MoneyEvidence(0, 0, 0, 0, 0),
+                List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
+                        + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")), null, null, null);
+        ReportWriter.write(dir, r);
+        return dir.resolve("scenario-slow-downstream.json");
+    }
+
+    @Test
+    @DisplayName("the saved timeline reads every interval by phase, goodput and offered per second, and p99 in ms")
+    void readsTheIntervals(@TempDir Path dir) {
+        SavedTimeline t = SavedRunReport.readTimeline(report(dir));
+        assertThat(t.phase("jit-warmup")).hasSize(5);
+        assertThat(t.phase("warmup")).hasSize(5);
+        assertThat(t.phase("run")).hasSize(30);
+        SavedTimeline.Point stalled = t.phase("run").get(6);
+        assertThat(stalled.goodputPerSecond()).isCloseTo(400.0, within(1e-9));
+        assertThat(stalled.offeredPerSecond()).isCloseTo(1_500.0, within(1e-9));
+        assertThat(stalled.p99Millis()).isEqualTo(200.0);
+        assertThat(t.phase("run").get(20).hiccupMaxMillis()).isEqualTo(7.0);
+    }
+
+    @Test
+    @DisplayName("the scenario's windows come from the report's own scenario line, moved by the runner's warm-up onto the run's time axis")
+    void windowsFromTheReportsScenarioLine(@TempDir Path dir) {
+        SavedTimeline t = SavedRunReport.readTimeline(report(dir));
+        assertThat(t.windows()).singleElement().satisfies(w -> {
+            assertThat(w.label()).isEqualTo("payment stalls");
+            assertThat(w.fromSeconds()).isCloseTo(0.5, within(1e-9));
+            assertThat(w.toSeconds()).isCloseTo(1.0, within(1e-9));
+        });
+    }
+
+    @Test
+    @DisplayName("goodput, latency and the machine render to one valid three-panel PNG")
+    void renders(@TempDir Path dir) {
+        Path png = TimelineChart.render(report(dir), dir.resolve("out/timeline.png"));
+        Pngs.assertPng(png, TimelineChart.WIDTH, 3 * TimelineChart.PANEL_HEIGHT);
+    }
+
+    @Test
+    @DisplayName("Figures draws timeline-<module>-<name>.png for every saved run report that has a timeline")
+    void figuresDrawsEveryTimeline(@TempDir Path dir) {
+        report(dir.resolve("results/ch12-3-fault-scenarios/target/reports"));
+        List<String> out = new ArrayList<>();
+        List<Path> written = Figures.run(dir.resolve("results"), dir.resolve("figures"), out::add);
+        assertThat(written).extracting(p -> p.getFileName().toString())
+                .contains("timeline-ch12-3-fault-scenarios-scenario-slow-downstream.png");
+    }
+}

@@ -1,0 +1,69 @@
+package archlab.timeline;
+
+/**
+ * One interval of a run's timeline: what was offered, how it ended and how long it took, in that slice of time
+ * only. The trap it answers: a run's aggregate p99 hides <em>when</em> it went up; per interval, a stall, a scenario's
+ * outage window or a cold first second shows where it happened.
+ *
+ * <p>Requests are counted where they happened: {@code offered} by planned start, {@code started} by actual start,
+ * every outcome by when the request ended. Times are relative to the start of the measured run (its first interval,
+ * which begins a millisecond before its first planned start); a warm-up's intervals lie before 0. Immutable.
+ *
+ * @param phase            {@value #RUN}, {@value #WARMUP} (the runner's own warm-up at the run's rate, on its
+ *                         fixture) or {@value #JIT_WARMUP} (the JIT warm-up on a scratch fixture, before this JVM's
+ *                         first measured run)
+ * @param startMillis      when the interval began, ms since the measured run began (negative for a warm-up)
+ * @param lengthMillis     how long it lasted, ms (the interval's length, shorter at a phase's end)
+ * @param offered          requests planned to start in it
+ * @param started          requests that started in it
+ * @param completed        requests that completed within their timeout in it
+ * @param timedOut         requests that ended at or past their deadline in it
+ * @param failed           requests that failed before their deadline in it
+ * @param rejected         requests the service refused in it
+ * @param poolExhausted    requests with nothing to send in it
+ * @param p50Micros        p50 latency of the completed, timed-out and failed requests that ended in it, µs (0: none)
+ * @param p99Micros        their p99, µs
+ * @param maxMicros        their maximum, µs
+ * @param sendLagP99Micros p99 of how late the requests that started in it started, µs
+ * @param hiccupMaxMicros  the longest hiccup the probe saw in it, µs
+ */
+public record Interval(
+        String phase,
+        double startMillis,
+        double lengthMillis,
+        long offered,
+        long started,
+        long completed,
+        long timedOut,
+        long failed,
+        long rejected,
+        long poolExhausted,
+        long p50Micros,
+        long p99Micros,
+        long maxMicros,
+        long sendLagP99Micros,
+        long hiccupMaxMicros) {
+
+    /** The measured run. */
+    public static final String RUN = "run";
+    /** The runner's warm-up ({@code -Dlab.warmup}): the run's rate, on the run's own fixture, excluded. */
+    public static final String WARMUP = "warmup";
+    /** The JIT warm-up before a JVM's first measured run, on a scratch fixture, excluded. */
+    public static final String JIT_WARMUP = "jit-warmup";
+
+    /** @return completed requests per second of this interval (goodput); 0 for an interval of no length */
+    public double goodputPerSecond() {
+        return lengthMillis <= 0 ? 0 : completed * 1_000.0 / lengthMillis;
+    }
+
+    /** @return when the interval ended, ms since the measured run began */
+    public double endMillis() {
+        return startMillis + lengthMillis;
+    }
+
+    /** @return this interval in phase {@code p}, {@code shiftMillis} later */
+    Interval moved(String p, double shiftMillis) {
+        return new Interval(p, startMillis + shiftMillis, lengthMillis, offered, started, completed, timedOut, failed,
+                rejected, poolExhausted, p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros);
+    }
+}
