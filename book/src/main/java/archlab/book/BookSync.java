@@ -50,6 +50,9 @@ import java.util.stream.Stream;
  *       values it read when the condition is false.</li>
  * </ul>
  *
+ * <p>{@link #check} also lists the figures a page links to that are missing, and the files of {@code book/figures/}
+ * no page links to ({@link FigureReferences}).
+ *
  * <p>Thread-safety: stateless.
  */
 public final class BookSync {
@@ -122,6 +125,7 @@ public final class BookSync {
             collect(chapter, text, CLAIMS, m -> claimsTable(m.group(2)), problems);
             checkHolds(chapter, text, problems);
         }
+        problems.addAll(FigureReferences.problems(chapters(), root.resolve("book/figures")));
         return problems;
     }
 
@@ -171,7 +175,7 @@ public final class BookSync {
         while (end.find()) {
             start = end.end();
         }
-        String sentence = before.substring(start).strip().replaceFirst("^([-*] |\\d+\\. )", "");
+        String sentence = before.substring(start).strip().replaceFirst("^([-*] |\\d+\\. )", "").replaceFirst("^[*_\\s]+", "");
         return sentence.length() <= MAX_SENTENCE ? sentence : "…" + sentence.substring(sentence.length() - MAX_SENTENCE);
     }
 

@@ -154,6 +154,24 @@ class BookSyncTest {
                 .anyMatch(p -> p.startsWith("12-x.md:3:") && p.contains("at the end"));
     }
 
+    @Test
+    @DisplayName("check lists a figure a page links to that is missing, and a figure file no page links to")
+    void figuresAreReferencedAndPresent() throws Exception {
+        Files.createDirectories(root.resolve("book/figures"));
+        Files.writeString(root.resolve("book/figures/shown.png"), "png");
+        Files.writeString(root.resolve("book/figures/linked.html"), "html");
+        Files.writeString(root.resolve("book/figures/orphan.png"), "png");
+        Files.writeString(root.resolve("book/12-x.md"), """
+                ![图](figures/shown.png) 打开[火焰图](figures/linked.html)，还有 ![缺](figures/missing.png)
+                """);
+        BookSync sync = new BookSync(root);
+
+        assertThat(sync.check()).containsExactlyInAnyOrder(
+                "12-x.md: figures/missing.png does not exist (run book/refresh.sh)",
+                "figures/orphan.png is referenced by no page under book/: show it in a chapter or delete it");
+        assertThat(FigureReferences.referenced(root)).containsExactly("linked.html", "missing.png", "shown.png");
+    }
+
     private static final String CLAIMS_CHAPTER = """
             # guide
             <!-- claims: fake -->
