@@ -44,7 +44,14 @@ import java.util.stream.Stream;
  * <!-- /claims -->}</pre>
  *       A module whose tests are not compiled (or were compiled before their sources last changed) has its table
  *       neither checked nor rewritten: {@link #notChecked} says so, one line per such marker.</li>
+ *   <li><b>holds</b>: the condition under which the sentence just before it is true, over the same saved values:
+ *       {@code 缓存让 get 的 p99 变高了。<!-- holds: m/on.json:run.p99 > m/off.json:run.p99 -->} ({@link Holds}). It
+ *       has no content to render; {@link #check} evaluates it and reports the sentence, its file and line, and the
+ *       values it read when the condition is false.</li>
  * </ul>
+ *
+ * <p>{@link #check} also lists the figures a page links to that are missing, and the files of {@code book/figures/}
+ * no page links to ({@link FigureReferences}).
  *
  * <p>Thread-safety: stateless.
  */
@@ -59,6 +66,10 @@ public final class BookSync {
             "(?<open><!--v:([^:]+):([^|>]+?)(?:\\|([^>]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
     private static final Pattern CLAIMS = Pattern.compile(
             "(?<open><!-- claims: (\\S+) -->\\n)(?<body>.*?)(?<close><!-- /claims -->)", Pattern.DOTALL);
+    private static final Pattern HOLDS = Pattern.compile("<!-- holds: (.+?) -->");
+    /** A sentence ends at one of these (or at the start of its line). */
+    private static final Pattern SENTENCE_END = Pattern.compile("[。！？；]");
+    private static final int MAX_SENTENCE = 160;
 
     /** The first two lines of every claims table. */
     static final String CLAIMS_HEADER = "| test | claim (its @DisplayName) | needs |\n|---|---|---|\n";
@@ -112,8 +123,60 @@ public final class BookSync {
             collect(chapter, text, REPORT, m -> ResultLookups.reportLines(root, m.group(2), m.group(3)), problems);
             collect(chapter, text, VALUE, m -> ResultLookups.value(root, m.group(2), m.group(3), m.group(4)), problems);
             collect(chapter, text, CLAIMS, m -> claimsTable(m.group(2)), problems);
+            checkHolds(chapter, text, problems);
         }
+        problems.addAll(FigureReferences.problems(chapters(), root.resolve("book/figures")));
         return problems;
+    }
+
+    /** Evaluates every holds marker of {@code text}; adds a line per condition that is false or cannot be read. */
+    private void checkHolds(Path chapter, String text, List<String> problems) {
+        Matcher m = HOLDS.matcher(text);
+        while (m.find()) {
+            String where = chapter.getFileName() + ":" + line(text, m.start());
+            Holds.Evaluation e;
+            try {
+                e = Holds.parse(m.group(1)).evaluate((file, path) -> ResultLookups.number(root, file, path));
+            } catch (RuntimeException ex) {
+                problems.add(where + ": <!-- holds: " + m.group(1) + " --> cannot be evaluated: " + ex.getMessage());
+                continue;
+            }
+            if (!e.holds()) {
+                problems.add(where + ": this sentence no longer holds: \u00ab" + sentenceBefore(text, m.start())
+                        + "\u00bb — false: " + m.group(1) + " — with " + e.describeValues()
+                        + " (rewrite the sentence for the new numbers, then its condition)");
+            }
+        }
+    }
+
+    /** @return the 1-based line of {@code offset} in {@code text} */
+    static int line(String text, int offset) {
+        int line = 1;
+        for (int i = 0; i < offset; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    /**
+     * @return the sentence that ends just before {@code offset}: back to the previous sentence end on the same line,
+     *         value markers shown as their values, other markers left out, at most {@value #MAX_SENTENCE} characters
+     */
+    static String sentenceBefore(String text, int offset) {
+        int lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+        String before = text.substring(lineStart, offset);
+        before = VALUE.matcher(before).replaceAll(r -> Matcher.quoteReplacement(r.group("body")));
+        before = before.replaceAll("<!--.*?-->", "").stripTrailing();
+        String body = before.isEmpty() ? before : before.substring(0, before.length() - 1);
+        Matcher end = SENTENCE_END.matcher(body);
+        int start = 0;
+        while (end.find()) {
+            start = end.end();
+        }
+        String sentence = before.substring(start).strip().replaceFirst("^([-*] |\\d+\\. )", "").replaceFirst("^[*_\\s]+", "");
+        return sentence.length() <= MAX_SENTENCE ? sentence : "…" + sentence.substring(sentence.length() - MAX_SENTENCE);
     }
 
     /**

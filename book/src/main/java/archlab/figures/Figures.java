@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -72,7 +73,25 @@ public final class Figures {
      * @throws IllegalArgumentException if {@code resultsDir} is not a directory
      */
     public static List<Path> run(Path resultsDir, Path figuresDir, Consumer<String> out) {
+        return run(resultsDir, figuresDir, out, name -> true);
+    }
+
+    /**
+     * Renders the figures it finds inputs for whose file names {@code wanted} accepts (the book's refresh passes the
+     * names its pages link to, so that no file is drawn that nobody reads); the others are not drawn, and listed.
+     *
+     * @see #run(Path, Path, Consumer)
+     */
+    public static List<Path> run(Path resultsDir, Path figuresDir, Consumer<String> log, Predicate<String> wanted) {
         ChartImages.headless();
+        List<String> unwanted = new ArrayList<>();
+        Consumer<String> out = line -> {
+            if (line.startsWith("unwanted ")) {
+                unwanted.add(line.substring("unwanted ".length()));
+            } else {
+                log.accept(line);
+            }
+        };
         if (!Files.isDirectory(resultsDir)) {
             throw new IllegalArgumentException("results directory " + resultsDir.toAbsolutePath() + " does not exist");
         }
@@ -89,11 +108,13 @@ public final class Figures {
         }
         Map<String, List<Path>> byName = new LinkedHashMap<>();
         in.runReports.forEach((file, report) -> byName.computeIfAbsent(report.name(), k -> new ArrayList<>()).add(file));
-        byName.forEach((name, files) -> attempt(out, written, "percentile chart of " + name,
-                () -> PercentileChart.renderReports(files, figuresDir.resolve("percentiles-" + fileSafe(name) + ".png"))));
-        in.runReports.forEach((file, report) -> attempt(out, written, "per-operation chart of " + file,
-                () -> PercentileChart.renderOperations(file, figuresDir.resolve("percentiles-" + fileSafe(report.module())
-                        + "-" + fileSafe(report.name()) + "-by-op.png"))));
+        byName.forEach((name, files) -> attempt(out, written, wanted, "percentile chart of " + name,
+                figuresDir.resolve("percentiles-" + fileSafe(name) + ".png"), png -> PercentileChart.renderReports(files, png)));
+        // per-operation charts that a page puts side by side share their latency scale (PercentileChart.sharedTops)
+        Map<Path, Double> tops = PercentileChart.sharedTops(in.runReports.keySet());
+        in.runReports.forEach((file, report) -> attempt(out, written, wanted, "per-operation chart of " + file,
+                figuresDir.resolve("percentiles-" + fileSafe(report.module()) + "-" + fileSafe(report.name()) + "-by-op.png"),
+                png -> PercentileChart.renderOperations(file, png, tops.get(file))));
 
         if (in.timelines.isEmpty()) {
             out.accept("skipped timelines: no run report with a timeline (run.timeline.intervals) under " + resultsDir
@@ -108,8 +129,8 @@ public final class Figures {
                     + " (make one with: mvn -pl ch12-1-baseline test -Dsweep -Dtest=CapacitySweepTest"
                     + " -Dsurefire.failIfNoSpecifiedTests=false)");
         } else {
-            attempt(out, written, "sweep chart", () -> SweepChart.render(in.latestSweepPerModule(out),
-                    figuresDir.resolve("sweep.png")));
+            List<Path> sweeps = in.latestSweepPerModule(out);
+            attempt(out, written, wanted, "sweep chart", figuresDir.resolve("sweep.png"), png -> SweepChart.render(sweeps, png));
         }
 
         if (in.scenarioTables.isEmpty()) {
@@ -117,7 +138,7 @@ public final class Figures {
                     + " (make it with: mvn test -Dscenarios)");
         } else {
             Path table = in.largestScenarioTable(out);
-            attempt(out, written, "scenario chart", () -> ScenarioChart.render(table, figuresDir.resolve("scenarios.png")));
+            attempt(out, written, wanted, "scenario chart", figuresDir.resolve("scenarios.png"), png -> ScenarioChart.render(table, png));
         }
 
         if (in.recordings.isEmpty()) {
@@ -127,10 +148,16 @@ public final class Figures {
             String run = jfr.getFileName().toString().replaceFirst("\\.jfr$", "");
             String module = in.moduleOf(jfr);
             try {
-                List<Path> files = FlameGraphs.render(jfr, figuresDir, "flame-" + fileSafe(module) + "-" + fileSafe(run),
-                        module + " / " + run);
+                String prefix = "flame-" + fileSafe(module) + "-" + fileSafe(run);
+                if (FlameGraphs.KINDS.stream().noneMatch(kind -> wanted.test(prefix + "-" + kind + ".html"))) {
+                    out.accept("unwanted " + prefix + "-*.html");
+                    continue;
+                }
+                List<Path> files = FlameGraphs.render(jfr, figuresDir, prefix, module + " / " + run,
+                        kind -> wanted.test(prefix + "-" + kind + ".html"));
                 files.forEach(f -> out.accept("wrote " + f));
-                if (files.stream().noneMatch(f -> f.getFileName().toString().endsWith("-lock.html"))) {
+                if (wanted.test(prefix + "-lock.html")
+                        && files.stream().noneMatch(f -> f.getFileName().toString().endsWith("-lock.html"))) {
                     out.accept("skipped lock flame graph of " + jfr + ": the recording holds no lock wait");
                 }
                 written.addAll(files);
@@ -138,16 +165,24 @@ public final class Figures {
                 out.accept("failed flame graphs of " + jfr + ": " + e);
             }
         }
+        if (!unwanted.isEmpty()) {
+            log.accept("not drawn, no page links to them: " + String.join(", ", unwanted));
+        }
         return List.copyOf(written);
     }
 
     private interface Figure {
-        Path render();
+        Path render(Path png);
     }
 
-    private static void attempt(Consumer<String> out, List<Path> written, String what, Figure figure) {
+    private static void attempt(Consumer<String> out, List<Path> written, Predicate<String> wanted, String what, Path png,
+                                Figure figure) {
+        if (!wanted.test(png.getFileName().toString())) {
+            out.accept("unwanted " + png.getFileName());
+            return;
+        }
         try {
-            Path p = figure.render();
+            Path p = figure.render(png);
             written.add(p);
             out.accept("wrote " + p);
         } catch (RuntimeException e) {

@@ -43,6 +43,9 @@ public final class FlameGraphs {
     private FlameGraphs() {
     }
 
+    /** The graphs one recording gives, as they end their file names: {@code <prefix>-<kind>.html}. */
+    public static final List<String> KINDS = List.of("cpu", "alloc", "lock");
+
     /** Renders with {@code prefix} as the graphs' title. */
     public static List<Path> render(Path jfr, Path outDir, String prefix) {
         return render(jfr, outDir, prefix, prefix);
@@ -57,19 +60,31 @@ public final class FlameGraphs {
      * @throws UncheckedIOException if the recording cannot be read or a file cannot be written
      */
     public static List<Path> render(Path jfr, Path outDir, String prefix, String title) {
+        return render(jfr, outDir, prefix, title, kind -> true);
+    }
+
+    /**
+     * As {@link #render(Path, Path, String, String)}, only the graphs whose kind ({@link #KINDS}) {@code wanted}
+     * accepts.
+     */
+    public static List<Path> render(Path jfr, Path outDir, String prefix, String title, java.util.function.Predicate<String> wanted) {
         try {
             Files.createDirectories(outDir);
             List<Path> out = new ArrayList<>();
             String in = jfr.toAbsolutePath().toString();
-            Path cpu = outDir.resolve(prefix + "-cpu.html");
-            JfrToFlame.convert(in, cpu.toString(), new Arguments("--cpu", "--state", "runnable", "--title",
-                    safe(title + ": CPU (jdk.ExecutionSample, 1 sample = 10 ms of a thread running Java)")));
-            out.add(cpu);
-            Path alloc = outDir.resolve(prefix + "-alloc.html");
-            JfrToFlame.convert(in, alloc.toString(), new Arguments("--alloc", "--total", "--title",
-                    safe(title + ": allocation (jdk.ObjectAllocationSample, bytes)")));
-            out.add(alloc);
-            List<WeightedStack> lockStacks = ProfileReport.read(jfr).lockStacks();
+            if (wanted.test("cpu")) {
+                Path cpu = outDir.resolve(prefix + "-cpu.html");
+                JfrToFlame.convert(in, cpu.toString(), new Arguments("--cpu", "--state", "runnable", "--title",
+                        safe(title + ": CPU (jdk.ExecutionSample, 1 sample = 10 ms of a thread running Java)")));
+                out.add(cpu);
+            }
+            if (wanted.test("alloc")) {
+                Path alloc = outDir.resolve(prefix + "-alloc.html");
+                JfrToFlame.convert(in, alloc.toString(), new Arguments("--alloc", "--total", "--title",
+                        safe(title + ": allocation (jdk.ObjectAllocationSample, bytes)")));
+                out.add(alloc);
+            }
+            List<WeightedStack> lockStacks = wanted.test("lock") ? ProfileReport.read(jfr).lockStacks() : List.of();
             if (!lockStacks.isEmpty()) {
                 Path lock = outDir.resolve(prefix + "-lock.html");
                 writeLockGraph(lockStacks, lock, safe(title + ": lock wait (ns waited; ThreadPark on locks,"

@@ -25,6 +25,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * histogram: the same run of several checkpoints side by side ({@link #renderReports}), or the operations of
  * one run ({@link #renderOperations}). Everything comes from saved reports; nothing is hard-coded.
  *
+ * <p>Charts that a page compares share their latency scale: the checkpoints of one run are one chart already, and
+ * the per-operation charts of runs of one module whose names differ only in their last word (for instance
+ * {@code cache-read-1ms-on} and {@code cache-read-1ms-off}) are drawn to the same top ({@link #sharedTops}).
+ *
  * <p>Histograms are the reports' microsecond HdrHistograms; the curve visits HdrHistogram's own percentile
  * steps (5 per halving of the distance to 100%), so the tail is drawn from the samples, not interpolated.
  * Stateless and thread-safe.
@@ -80,6 +84,14 @@ public final class PercentileChart {
      * @throws IllegalArgumentException if no series has a sample
      */
     public static XYChart chart(String title, List<Series> series, Duration timeout) {
+        return chart(title, series, timeout, 0);
+    }
+
+    /**
+     * As {@link #chart(String, List, Duration)}, with a y scale that reaches at least {@code sharedMaxMs}: the
+     * largest latency of every chart this one is compared with, so that they share their scale.
+     */
+    static XYChart chart(String title, List<Series> series, Duration timeout, double sharedMaxMs) {
         ChartImages.headless();
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("percentile (x = 1 / (1 - p), log scale)").yAxisTitle("latency from planned start (ms)").build();
@@ -108,6 +120,7 @@ public final class PercentileChart {
         if (drawn == 0) {
             throw new IllegalArgumentException("no histogram with a sample among " + series.size() + " series");
         }
+        yMax = Math.max(yMax, sharedMaxMs);
         double timeoutMs = timeout == null ? -1 : timeout.toNanos() / 1e6;
         boolean showTimeout = timeoutMs > 0 && yMax >= 0.5 * timeoutMs;
         double top = niceCeiling(Math.max(yMax, showTimeout ? timeoutMs : 0) * 1.08);
@@ -149,6 +162,14 @@ public final class PercentileChart {
 
     /** One line per operation (create, get, pay…) of one saved run report. */
     public static Path renderOperations(Path report, Path png) {
+        return renderOperations(report, png, null);
+    }
+
+    /**
+     * One line per operation of one saved run report, its y scale reaching at least {@code sharedMaxMs} (see
+     * {@link #sharedTops}; {@code null}: its own).
+     */
+    public static Path renderOperations(Path report, Path png, Double sharedMaxMs) {
         SavedRunReport r = SavedRunReport.read(report);
         List<Series> series = new ArrayList<>();
         r.operations().entrySet().stream().sorted(Map.Entry.comparingByKey())
@@ -156,7 +177,38 @@ public final class PercentileChart {
         if (series.isEmpty()) {
             throw new IllegalArgumentException(report + " has no per-operation histograms");
         }
-        return render("Latency by percentile per operation: " + r.module() + " / " + r.name(), series, r.timeout(), png);
+        return ChartImages.writePng(chart("Latency by percentile per operation: " + r.module() + " / " + r.name(), series,
+                r.timeout(), sharedMaxMs == null ? 0 : sharedMaxMs), png);
+    }
+
+    /**
+     * The shared scale of per-operation charts: run reports of one module whose names differ only in their last
+     * dash-separated word ({@code cache-read-1ms-on}, {@code cache-read-1ms-off}) form a group, and every report of
+     * a group gets the group's largest drawn latency (ms). A report alone in its group gets its own.
+     *
+     * @return each report's shared maximum latency, ms
+     */
+    public static Map<Path, Double> sharedTops(java.util.Collection<Path> reports) {
+        Map<Path, SavedRunReport> read = new LinkedHashMap<>();
+        reports.forEach(f -> read.put(f, SavedRunReport.read(f)));
+        Map<String, Double> groupMax = new LinkedHashMap<>();
+        Map<Path, String> groupOf = new LinkedHashMap<>();
+        read.forEach((file, r) -> {
+            String stem = r.name().contains("-") ? r.name().substring(0, r.name().lastIndexOf('-')) : r.name();
+            String group = r.module() + "/" + stem;
+            groupOf.put(file, group);
+            double max = 0;
+            for (Histogram h : r.operations().values()) {
+                double[][] c = curve(h);
+                for (double y : c[1]) {
+                    max = Math.max(max, y);
+                }
+            }
+            groupMax.merge(group, max, Math::max);
+        });
+        Map<Path, Double> tops = new LinkedHashMap<>();
+        groupOf.forEach((file, group) -> tops.put(file, groupMax.get(group)));
+        return tops;
     }
 
     /** @return the smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that is at least {@code v} (1 for v ≤ 0) */

@@ -18,8 +18,10 @@ import java.util.List;
  * @param points           one per offered rate, ascending
  * @param kneeRate         the knee, req/s, or {@code null} when there is none
  * @param p99CeilingMicros the knee definition's p99 ceiling, µs
+ * @param payFloorNanos    the checkpoint's pay floor (the sum of the downstream calls a pay waits for), ns; 0 if unknown
  */
-record SavedSweep(Path file, String module, String name, List<Point> points, Integer kneeRate, long p99CeilingMicros) {
+record SavedSweep(Path file, String module, String name, List<Point> points, Integer kneeRate, long p99CeilingMicros,
+                  long payFloorNanos) {
 
     /** One offered rate: completed per second and p99 (µs). */
     record Point(int rate, double rpsCompleted, long p99Micros) {
@@ -70,6 +72,6 @@ record SavedSweep(Path file, String module, String name, List<Point> points, Int
         JsonNode knee = root.path("knee");
         Integer kneeRate = knee.path("ratePerSecond").isNumber() ? knee.path("ratePerSecond").asInt() : null;
         return new SavedSweep(file, root.path("module").asText("?"), root.path("name").asText("sweep"), points, kneeRate,
-                knee.path("p99CeilingMicros").asLong(0));
+                knee.path("p99CeilingMicros").asLong(0), root.path("payFloorNanos").asLong(0));
     }
 }

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real book: every code excerpt, report line, figure and claims table in {@code book/*.md} equals what the
- * lab's sources, compiled tests and saved results say now. A code change that the chapters quote fails this test
- * until {@code bash book/refresh.sh} (or {@code BookSync refresh}) is run. A claims table whose module's tests
+ * The real book: every code excerpt, report line, value and claims table in {@code book/*.md} equals what the
+ * lab's sources, compiled tests and saved results say now, every sentence's holds condition is true of the saved
+ * results, and every figure is linked from a page and present. A code change that the chapters quote fails this
+ * test until {@code bash book/refresh.sh} (or {@code BookSync refresh}) is run; a refresh after which a sentence
+ * says the opposite of its numbers fails it until the sentence is rewritten. A claims table whose module's tests
  * are not compiled (say {@code mvn -pl book test} on a fresh clone) is not checked, and the second test says so
  * as a skipped test; the root {@code mvn test} builds the book last, so there every table is checked.
  */
@@ -20,7 +22,7 @@ class BookInSyncTest {
     private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
 
     @Test
-    @DisplayName("the chapters' code excerpts, report lines, figures and claims tables match the current sources, tests and book/results")
+    @DisplayName("the chapters' code excerpts, report lines, values and claims tables match the current sources, tests and book/results; every holds condition is true; every figure is linked and present")
     void chaptersMatchTheirSources() {
         assumeThat(Files.isDirectory(ROOT.resolve("book"))).as("the project has a book/ folder").isTrue();
         BookSync sync = new BookSync(ROOT);

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The book's refresh step, run by {@code book/refresh.sh} after the load runs: copies every module's
- * saved reports into {@code book/results/}, renders the charts and flame graphs into {@code book/figures/}
- * ({@link archlab.figures.Figures}), and rewrites the chapters' code excerpts, report lines and figures. Not a test
+ * saved reports into {@code book/results/}, renders the charts and flame graphs the pages link to into
+ * {@code book/figures/} ({@link archlab.figures.Figures}), rewrites the chapters' code excerpts, report lines and
+ * values, and checks that every sentence's holds condition is still true of the new results. Not a test
  * of behaviour: a task that must leave the chapters in sync.
  */
 @EnabledIfSystemProperty(named = "book", matches = ".*", disabledReason = "refreshes book/: bash book/refresh.sh")
@@ -23,7 +24,9 @@ class BookRefreshTask {
         Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
         List<Path> copied = BookResults.collect(root, System.out::println);
         copied.forEach(p -> System.out.println("result " + root.relativize(p)));
-        archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println);
+        // only the figures a page links to: a file nobody reads is not drawn (BookSync.check lists any left over)
+        archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println,
+                FigureReferences.referenced(root)::contains);
         BookSync sync = new BookSync(root);
         sync.notChecked().forEach(System.out::println);
         sync.refresh().forEach(p -> System.out.println("refreshed " + root.relativize(p)));

@@ -100,6 +100,78 @@ class BookSyncTest {
         assertThatThrownBy(sync::refresh).isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    @DisplayName("a value may select an array element by its fields instead of its index; a selection matching no element or two is reported")
+    void valuesSelectArrayElements() throws Exception {
+        Files.writeString(root.resolve("book/results/m/sweep.json"), """
+                {"rows":[{"rate":250,"p99":26159,"op":"a.b"},{"rate":500,"p99":200575,"op":"a.b"}]}""");
+        Files.writeString(root.resolve("book/12-z.md"), """
+                <!--v:m/sweep.json:rows[rate=500].p99-->?<!--/v--> <!--v:m/sweep.json:rows[op=a.b,rate=250].p99-->?<!--/v-->
+                <!--v:m/sweep.json:rows[rate=750].p99-->?<!--/v--> <!--v:m/sweep.json:rows[op=a.b].p99-->?<!--/v-->
+                """);
+        BookSync sync = new BookSync(root);
+
+        assertThat(sync.check()).hasSize(4)
+                .anyMatch(p -> p.contains("rows[rate=750]") && p.contains("has no element rows[rate=750]"))
+                .anyMatch(p -> p.contains("rows[op=a.b].p99-->") && p.contains("has 2 elements rows[op=a.b]"));
+        assertThat(ResultLookups.value(root, "m/sweep.json", "rows[rate=500].p99", null)).isEqualTo("200575");
+        assertThat(ResultLookups.value(root, "m/sweep.json", "rows[op=a.b,rate=250].p99", null)).isEqualTo("26159");
+    }
+
+    @Test
+    @DisplayName("a holds marker whose condition is false fails check, naming the file, the line, the sentence before it and the values")
+    void falseSentenceIsCaught() throws Exception {
+        String chapter = """
+                # 12.x
+                完成 <!--v:m/run.json:run.completed-->3254<!--/v--> 个。完成数超过了三千。<!-- holds: m/run.json:run.completed > 3000 -->
+                - 速率是 <!--v:m/run.json:run.rate|%.1f-->1017.4<!--/v-->，高于一千。<!-- holds: m/run.json:run.rate > 1000 and m/run.json:rows.0.p < 10 -->
+                """;
+        Files.writeString(root.resolve("book/12-x.md"), chapter);
+        BookSync sync = new BookSync(root);
+        assertThat(sync.check()).isEmpty();
+        assertThat(sync.refresh()).as("a holds marker has nothing to render").isEmpty();
+
+        Files.writeString(root.resolve("book/results/m/run.json"), "{\"run\":{\"completed\":2999,\"rate\":1017.4219},\"rows\":[{\"p\":7}]}");
+        sync.refresh();
+
+        assertThat(sync.check()).singleElement().asString()
+                .startsWith("12-x.md:2: this sentence no longer holds: \u00ab完成数超过了三千。\u00bb")
+                .contains("m/run.json:run.completed > 3000").contains("m/run.json:run.completed = 2999");
+    }
+
+    @Test
+    @DisplayName("a holds marker naming a value the results do not have is an error in check, never a false sentence nor a true one")
+    void holdsOverAMissingValueIsAnError() throws Exception {
+        Files.writeString(root.resolve("book/12-x.md"), """
+                文字。<!-- holds: m/run.json:run.missing > 1 or 1 < 2 -->
+                文字。<!-- holds: m/run.json:run < 1 -->
+                文字。<!-- holds: 1 < -->
+                """);
+
+        assertThat(new BookSync(root).check()).hasSize(3)
+                .anyMatch(p -> p.startsWith("12-x.md:1:") && p.contains("cannot be evaluated") && p.contains("has no run.missing"))
+                .anyMatch(p -> p.startsWith("12-x.md:2:") && p.contains("has no number at run"))
+                .anyMatch(p -> p.startsWith("12-x.md:3:") && p.contains("at the end"));
+    }
+
+    @Test
+    @DisplayName("check lists a figure a page links to that is missing, and a figure file no page links to")
+    void figuresAreReferencedAndPresent() throws Exception {
+        Files.createDirectories(root.resolve("book/figures"));
+        Files.writeString(root.resolve("book/figures/shown.png"), "png");
+        Files.writeString(root.resolve("book/figures/linked.html"), "html");
+        Files.writeString(root.resolve("book/figures/orphan.png"), "png");
+        Files.writeString(root.resolve("book/12-x.md"), """
+                ![图](figures/shown.png) 打开[火焰图](figures/linked.html)，还有 ![缺](figures/missing.png)
+                """);
+        BookSync sync = new BookSync(root);
+
+        assertThat(sync.check()).containsExactlyInAnyOrder(
+                "12-x.md: figures/missing.png does not exist (run book/refresh.sh)",
+                "figures/orphan.png is referenced by no page under book/: show it in a chapter or delete it");
+        assertThat(FigureReferences.referenced(root)).containsExactly("linked.html", "missing.png", "shown.png");
+    }
+
     private static final String CLAIMS_CHAPTER = """
             # guide
             <!-- claims: fake -->

@@ -40,6 +40,22 @@ class FiguresTest {
     }
 
     @Test
+    @DisplayName("given the names a page links to, only those figures are drawn, and the others are listed as not drawn")
+    void onlyWantedFiguresAreDrawn(@TempDir Path dir) throws Exception {
+        Path results = dir.resolve("results");
+        Samples.runReport(results.resolve("ch12-1-baseline/target/reports/baseline.json"), "ch12-1-baseline", "baseline",
+                Map.of("pay", Samples.latencies(300, 190, 230, 1), "get", Samples.latencies(300, 180, 220, 2)));
+        List<String> out = new ArrayList<>();
+
+        List<Path> written = Figures.run(results, dir.resolve("figures"), out::add,
+                java.util.Set.of("percentiles-ch12-1-baseline-baseline-by-op.png")::contains);
+
+        assertThat(written).extracting(p -> p.getFileName().toString()).containsExactly("percentiles-ch12-1-baseline-baseline-by-op.png");
+        assertThat(Files.exists(dir.resolve("figures/percentiles-baseline.png"))).isFalse();
+        assertThat(out).contains("not drawn, no page links to them: percentiles-baseline.png");
+    }
+
+    @Test
     @DisplayName("an empty results folder writes nothing and says why for each figure, without failing")
     void emptyFolder(@TempDir Path dir) {
         List<String> out = new ArrayList<>();

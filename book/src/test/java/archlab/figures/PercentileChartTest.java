@@ -64,4 +64,25 @@ class PercentileChartTest {
                 Duration.ofMillis(200), dir.resolve("x.png")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no histogram with a sample");
     }
+
+    @Test
+    @DisplayName("per-operation charts of one module's runs that differ only in their last word share their scale; other runs keep their own")
+    void sharedTops(@TempDir Path dir) {
+        Path on = Samples.runReport(dir.resolve("cache-read-1ms-on.json"), "ch12-2-cache-outbox-ratelimit", "cache-read-1ms-on",
+                Map.of("get", Samples.latencies(500, 2, 15, 1)));
+        Path off = Samples.runReport(dir.resolve("cache-read-1ms-off.json"), "ch12-2-cache-outbox-ratelimit", "cache-read-1ms-off",
+                Map.of("get", Samples.latencies(500, 2, 4, 2)));
+        Path other = Samples.runReport(dir.resolve("x/cache-read-1ms-on.json"), "ch12-3-fault-scenarios", "cache-read-1ms-on",
+                Map.of("get", Samples.latencies(500, 1, 2, 3)));
+        Path alone = Samples.runReport(dir.resolve("baseline.json"), "ch12-2-cache-outbox-ratelimit", "baseline",
+                Map.of("get", Samples.latencies(500, 1, 3, 4)));
+
+        Map<Path, Double> tops = PercentileChart.sharedTops(List.of(on, off, other, alone));
+
+        assertThat(tops.get(on)).isEqualTo(tops.get(off)).isGreaterThan(4.5);
+        assertThat(tops.get(other)).as("another module: its own group").isLessThan(2.5);
+        assertThat(tops.get(alone)).isLessThan(3.5);
+        Path png = PercentileChart.renderOperations(off, dir.resolve("off.png"), tops.get(off));
+        Pngs.assertPng(png, PercentileChart.WIDTH, PercentileChart.HEIGHT);
+    }
 }

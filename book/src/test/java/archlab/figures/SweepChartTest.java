@@ -67,6 +67,17 @@ class SweepChartTest {
         Pngs.assertPng(dir.resolve("figures/sweep.png"), SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
     }
 
+    @Test
+    @DisplayName("rate labels are short (250, 1k, 1.5k, 32k); the locked baseline's bound is 1 / (0.25 x its pay floor), 500 req/s at 8 ms")
+    void shortLabelsAndTheLockBound(@TempDir Path dir) {
+        assertThat(List.of(250, 1000, 1500, 12000, 32000, 2500)).extracting(SweepChart::shortRate)
+                .containsExactly("250", "1k", "1.5k", "12k", "32k", "2.5k");
+        Path a = sweep(dir.resolve("sweep-a.json"), "ch12-1-baseline", 100);
+        Path b = sweep(dir.resolve("sweep-b.json"), "ch12-2-cache-outbox-ratelimit", 2000);
+        assertThat(SweepChart.lockBound(List.of(SavedSweep.read(a), SavedSweep.read(b)))).hasValue(500.0);
+        assertThat(SweepChart.lockBound(List.of(SavedSweep.read(b)))).as("no locked baseline swept").isEmpty();
+    }
+
     private static Path mkdirs(Path dir) {
         try {
             return java.nio.file.Files.createDirectories(dir);

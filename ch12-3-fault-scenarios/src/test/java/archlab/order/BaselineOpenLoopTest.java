@@ -72,7 +72,7 @@ class BaselineOpenLoopTest {
     }
 
     @Test
-    @DisplayName("pay's p99 stays far below the timeout (at most half of it; ch12-1's sits on it), and the article's 2 × floor target (12 ms) is printed, met or missed")
+    @DisplayName("pay's p99 stays far below the timeout (at most half of it; ch12-1's sits on it), and the lab's own 2 × floor target (12 ms) is printed, met or missed")
     void payP99FarBelowTheTimeout() {
         RunResult run = outcome.run();
         long p99Micros = run.operations().get(BookWorkload.PAY).latency().p99Micros();
