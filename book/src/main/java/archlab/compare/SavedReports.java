@@ -64,8 +64,10 @@ public final class SavedReports {
         }
     }
 
-    /** @return the Maven session that wrote {@code file} ({@code environment.session}), or "" */
+    /** @return the Maven session that wrote {@code file} ({@code environment.session}, or a top-level {@code session}), or "" */
     public static String sessionOf(Path file) {
-        return readOrMissing(file).path("environment").path("session").asText("");
+        com.fasterxml.jackson.databind.JsonNode json = readOrMissing(file);
+        // run and sweep reports carry it in their environment; scorecards and tables at their top
+        return json.path("environment").path("session").asText(json.path("session").asText(""));
     }
 }

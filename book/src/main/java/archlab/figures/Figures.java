@@ -120,9 +120,9 @@ public final class Figures {
             out.accept("skipped timelines: no run report with a timeline (run.timeline.intervals) under " + resultsDir
                     + " (every load run records one: mvn -pl ch12-1-baseline test -Dbaseline)");
         }
-        in.timelines.forEach(file -> attempt(out, written, "timeline of " + file,
-                () -> TimelineChart.render(file, figuresDir.resolve(TimelineChart.fileName(in.runReports.get(file).module(),
-                        in.runReports.get(file).name())))));
+        in.timelines.forEach(file -> attempt(out, written, wanted, "timeline of " + file,
+                figuresDir.resolve(TimelineChart.fileName(in.runReports.get(file).module(), in.runReports.get(file).name())),
+                png -> TimelineChart.render(file, png)));
 
         if (in.sweeps.isEmpty()) {
             out.accept("skipped sweep chart: no capacity sweep (sweep-<module>.json) under " + resultsDir
