@@ -1,5 +1,10 @@
 package archlab.compare;
 
+import java.util.Optional;
+import java.time.Duration;
+import archlab.timeline.Recovery;
+import archlab.timeline.Interval;
+import archlab.scenario.Timeline.Window;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportWriter;
 import archlab.scenario.Scenario;
@@ -30,18 +35,32 @@ public final class ScenarioTable {
     public static final String PREFIX = ScenarioProgress.REPORT_PREFIX;
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Reads a saved interval; an older report's interval lacks {@code retried} (0). */
+    private static final ObjectMapper INTERVALS = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private ScenarioTable() {
     }
 
     /**
      * One scenario run of one checkpoint. "n/a" figures are {@link MoneyEvidence#NOT_MEASURED}.
+     *
+     * <p>The last four: attempts per planned request; the {@link Recovery} verdict's word ({@value #NO_TRIGGER} for a
+     * scenario without a trigger); how many ms after the trigger's end the run was back ({@value #NEVER}: never, or no
+     * trigger); and 1 if the verdict is yes, else 0 (a number, for the book's {@code holds:} conditions).
      */
     public record Row(String scenario, String module, long offered, long completed, long timedOut, long failed,
                       long rejected, double rpsCompleted, long p50Millis, long p99Millis, long p999Millis,
                       double maxOverrunMillis, long charges, long doubleCharges, long chargedNotPaid,
-                      long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked) {
+                      long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked,
+                      double amplification, String recovered, long recoveredAfterMillis, int recoveredWithinBound) {
     }
+
+    /** {@link Row#recoveredAfterMillis()} when there is nothing to say: no trigger, or never back. */
+    static final long NEVER = -1;
+
+    /** No trigger in the scenario: nothing to recover from. */
+    static final String NO_TRIGGER = "-";
 
     /** Reads one saved scenario report. */
     public static Row read(Path json) {
@@ -55,17 +74,40 @@ public final class ScenarioTable {
             }
             long wallNanos = run.path("wallNanos").asLong();
             long completed = run.path("completed").asLong();
-            return new Row(root.path("name").asText().substring(PREFIX.length()), root.path("module").asText(),
+            String scenario = root.path("name").asText().substring(PREFIX.length());
+            long offered = run.path("offered").asLong();
+            // a report from before attempts were counted sent each request once
+            double amplification = offered == 0 ? 0 : run.path("attempts").asLong(run.path("started").asLong()) / (double) offered;
+            Optional<Recovery> recovery = recoveryOf(scenario, run.path("timeline"));
+            return new Row(scenario, root.path("module").asText(),
                     run.path("offered").asLong(), completed, run.path("timedOut").asLong(), run.path("failed").asLong(),
                     run.path("rejected").asLong(), wallNanos == 0 ? 0 : completed * 1e9 / wallNanos,
                     latency.path("bookP50Millis").asLong(), latency.path("bookP99Millis").asLong(),
                     latency.path("bookP999Millis").asLong(), run.path("maxOverrunNanos").asLong() / 1e6,
                     money.path("charges").asLong(), money.path("doubleCharges").asLong(),
                     money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
-                    money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1));
+                    money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1),
+                    amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
+                    recovery.filter(r -> !Double.isNaN(r.recoveredAtMillis()))
+                            .map(r -> Math.round(r.recoveredAtMillis() - r.triggerEndMillis())).orElse(NEVER),
+                    recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);
         }
+    }
+
+    /** The recovery verdict from a saved timeline, for a catalogue scenario with a trigger. */
+    static Optional<Recovery> recoveryOf(String scenario, JsonNode timeline) {
+        Optional<Scenario> known = Scenario.catalogue().stream().filter(s -> s.name().equals(scenario)).findFirst();
+        if (known.isEmpty() || known.get().trigger().isEmpty()) {
+            return Optional.empty();
+        }
+        Window trigger = known.get().trigger().orElseThrow();
+        List<Interval> intervals = new ArrayList<>();
+        timeline.path("intervals").forEach(i -> intervals.add(INTERVALS.convertValue(i, Interval.class)));
+        List<Interval> run = intervals.stream().filter(i -> i.phase().equals(Interval.RUN)).toList();
+        Duration length = timeline.path("interval").isMissingNode() ? Duration.ZERO : Duration.parse(timeline.path("interval").asText());
+        return Optional.of(Recovery.judge(run, length, trigger.from(), trigger.to(), Scenario.RECOVERY_BOUND));
     }
 
     /**
@@ -89,21 +131,35 @@ public final class ScenarioTable {
     /** @return the table as Markdown, with every scenario's parameters as its legend */
     public static String markdown(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| scenario | checkpoint | offered | completed | timed_out | failed | rejected | rps_completed | p50 ms | p99 ms | p999 ms | max overrun ms | charges | double charges | charged not PAID | after reconcile | PAID not notified | reservations leaked |\n");
-        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| scenario | checkpoint | offered | amplification | completed | timed_out | failed | rejected | rps_completed | p50 ms | p99 ms | p999 ms | max overrun ms | recovered | charges | double charges | charged not PAID | after reconcile | PAID not notified | reservations leaked |\n");
+        sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d | %d | %d | %.1f | %d | %d | %d | %.1f | %d | %d | %d | %s | %s | %s |%n",
-                    r.scenario(), r.module(), r.offered(), r.completed(), r.timedOut(), r.failed(), r.rejected(),
-                    r.rpsCompleted(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.maxOverrunMillis(), r.charges(),
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %d | %d | %d | %d | %.1f | %d | %d | %d | %.1f | %s | %d | %d | %d | %s | %s | %s |%n",
+                    r.scenario(), r.module(), r.offered(), r.amplification(), r.completed(), r.timedOut(), r.failed(), r.rejected(),
+                    r.rpsCompleted(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.maxOverrunMillis(), recovered(r), r.charges(),
                     r.doubleCharges(), r.chargedNotPaid(), MoneyEvidence.show(r.chargedNotPaidAfterReconcile()),
                     MoneyEvidence.show(r.paidNotNotified()), MoneyEvidence.show(r.reservationsLeaked())));
         }
+        sb.append("\namplification = attempts the callers sent / planned requests (1.00: nobody retried); recovered = from a point within ")
+                .append(Scenario.RECOVERY_BOUND.toMillis())
+                .append(" ms of the trigger's end, every window of three 100 ms intervals to the end of the run completed >= 95% of what it offered,")
+                .append(" judged from the run's timeline; \"down before the trigger\": under 95% before it, nothing to recover to;")
+                .append(" \"-\": the scenario has no trigger.\n");
         sb.append("\nScenarios (the book's load in each: 1,500 req/s, 3 s, timeout 200 ms):\n\n");
         for (Scenario s : Scenario.catalogue()) {
             sb.append("- **").append(s.name()).append("**: ").append(s.summary()).append(" (")
                     .append(String.join("; ", s.parameters())).append(")\n");
         }
         return sb.toString();
+    }
+
+    /** @return the recovered cell: the verdict, with how long after the trigger's end the run was back */
+    static String recovered(Row r) {
+        boolean judged = r.recovered().equals(Recovery.Verdict.YES.text()) || r.recovered().equals(Recovery.Verdict.NO.text());
+        if (r.recoveredAfterMillis() == NEVER || !judged) {
+            return r.recovered();
+        }
+        return String.format(Locale.ROOT, "%s (back %d ms after)", r.recovered(), r.recoveredAfterMillis());
     }
 
     /** Writes {@code scenarios.md} and {@code scenarios.json} to {@code dir}; returns the Markdown file. */

@@ -31,10 +31,13 @@ import java.util.regex.Pattern;
 record SavedTimeline(Path file, String module, String name, Duration interval, List<Point> intervals,
                      List<Window> windows) {
 
-    /** One interval: when (s), its phase, goodput and offered per second, p50/p99 (ms), hiccup max and send-lag p99 (ms). */
+    /**
+     * One interval: when (s), its phase, goodput and offered per second, p50/p99 (ms), hiccup max and send-lag p99 (ms),
+     * the callers' retries per second (0 for a run whose callers do not retry).
+     */
     record Point(String phase, double startSeconds, double lengthSeconds, double goodputPerSecond,
                  double offeredPerSecond, boolean answered, double p50Millis, double p99Millis, double hiccupMaxMillis,
-                 double sendLagP99Millis) {
+                 double sendLagP99Millis, double retriedPerSecond) {
         double midSeconds() {
             return startSeconds + lengthSeconds / 2;
         }
@@ -78,7 +81,8 @@ record SavedTimeline(Path file, String module, String name, Duration interval, L
                     lengthSeconds <= 0 ? 0 : i.path("completed").asLong() / lengthSeconds,
                     lengthSeconds <= 0 ? 0 : i.path("offered").asLong() / lengthSeconds, answered > 0,
                     i.path("p50Micros").asLong() / 1e3, i.path("p99Micros").asLong() / 1e3,
-                    i.path("hiccupMaxMicros").asLong() / 1e3, i.path("sendLagP99Micros").asLong() / 1e3));
+                    i.path("hiccupMaxMicros").asLong() / 1e3, i.path("sendLagP99Micros").asLong() / 1e3,
+                    lengthSeconds <= 0 ? 0 : i.path("retried").asLong() / lengthSeconds));
         }
         return new SavedTimeline(file, root.path("module").asText(), root.path("name").asText(), interval,
                 List.copyOf(points), windows(root, firstWarmUpSeconds));
@@ -101,6 +105,11 @@ record SavedTimeline(Path file, String module, String name, Duration interval, L
             }
         }
         return List.copyOf(out);
+    }
+
+    /** @return whether the callers of this run retried at all */
+    boolean retried() {
+        return intervals.stream().anyMatch(p -> p.retriedPerSecond() > 0);
     }
 
     /** @return the intervals of {@code phase}, oldest first */

@@ -53,10 +53,14 @@ public final class TimelineChart {
 
     static XYChart goodput(SavedTimeline t) {
         XYChart chart = base(t, "Goodput per " + t.interval().toMillis() + " ms interval: " + t.label(), "requests per second");
-        double top = max(t, SavedTimeline.Point::offeredPerSecond, SavedTimeline.Point::goodputPerSecond) * 1.15;
+        double top = max(t, SavedTimeline.Point::offeredPerSecond, SavedTimeline.Point::goodputPerSecond,
+                SavedTimeline.Point::retriedPerSecond) * 1.15;
         shade(chart, t, top);
         lines(chart, t, "completed/s", SavedTimeline.Point::goodputPerSecond, false, 2.5f, null);
         lines(chart, t, "offered/s", SavedTimeline.Point::offeredPerSecond, false, 1.5f, new float[] {6f, 4f});
+        if (t.retried()) {
+            lines(chart, t, "retries/s", SavedTimeline.Point::retriedPerSecond, false, 1.5f, new float[] {2f, 3f});
+        }
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
         return chart;
     }

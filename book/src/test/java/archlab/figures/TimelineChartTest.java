@@ -86,6 +86,21 @@ class TimelineChartTest {
     }
 
     @Test
+    @DisplayName("a run whose callers retried gets a retries/s line beside completed/s and offered/s; one that did not, none; the retry storm's slow window is shaded")
+    void retriesLine(@TempDir Path dir) throws Exception {
+        Path plain = report(dir.resolve("plain"));
+        assertThat(TimelineChart.goodput(SavedRunReport.readTimeline(plain)).getSeriesMap()).doesNotContainKey("retries/s");
+        String json = java.nio.file.Files.readString(plain)
+                .replace("\"retried\" : 0", "\"retried\" : 30")
+                .replace("payment stalls 1.0s-1.5s", "payment slow 1.0s-2.0s (40ms per charge)");
+        Path retried = java.nio.file.Files.writeString(dir.resolve("retried.json"), json);
+        SavedTimeline t = SavedRunReport.readTimeline(retried);
+        assertThat(t.phase("run").get(0).retriedPerSecond()).isCloseTo(300.0, within(1e-9));
+        assertThat(TimelineChart.goodput(t).getSeriesMap()).containsKey("retries/s");
+        assertThat(t.windows()).singleElement().satisfies(w -> assertThat(w.label()).isEqualTo("payment slow"));
+    }
+
+    @Test
     @DisplayName("goodput, latency and the machine render to one valid three-panel PNG")
     void renders(@TempDir Path dir) {
         Path png = TimelineChart.render(report(dir), dir.resolve("out/timeline.png"));

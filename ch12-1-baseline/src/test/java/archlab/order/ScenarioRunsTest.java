@@ -1,7 +1,9 @@
 package archlab.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import archlab.loadgen.LoadSpec;
 import archlab.report.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.scenario.Scenario;
@@ -16,12 +18,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage — against this checkpoint,
+ * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage, retry storm — against this checkpoint,
  * under the book's load. Each run saves its report as {@code target/reports/scenario-<name>.json}; the table
  * of every checkpoint's rows is built from those reports by the {@code book} module: {@code mvn test -Dscenarios}
  * at the root, or {@code mvn -pl <module>,book test -Dscenarios} for this module's rows alone.
  */
-@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "four 3 s load runs: mvn test -Dscenarios")
+@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "five 3 s load runs: mvn test -Dscenarios (or -Dscenarios=retry-storm for one)")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioRunsTest {
 
@@ -31,14 +33,16 @@ class ScenarioRunsTest {
 
     @BeforeAll
     void runTheCatalogue() {
-        List<Scenario> catalogue = Scenario.catalogue();
+        List<Scenario> catalogue = ScenarioProgress.selected(System.getProperty("scenarios"));
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
             System.out.println(ScenarioProgress.progressLine(MODULE, s.name(), i, catalogue.size()));
-            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).withOverrides().profiled(false)
+            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).spec(s.load(LoadSpec.book()))
+                    .withOverrides().profiled(false)
                     .output(line -> { }).run(() -> new BookLab(s)));
             System.out.println(outcomes.get(s.name()).report().bookLine1());
             System.out.println(outcomes.get(s.name()).report().bookLine2());
+            ScenarioProgress.recovery(s, outcomes.get(s.name()).run()).ifPresent(r -> System.out.println(r.line()));
         }
     }
 
@@ -54,21 +58,27 @@ class ScenarioRunsTest {
     @Test
     @DisplayName("under failing downstream the baseline loses money: orders charged but never marked PAID")
     void failingDownstreamLosesMoney() {
-        MoneyEvidence money = outcomes.get(Scenario.failingDownstream().name()).report().money();
+        MoneyEvidence money = ran(Scenario.failingDownstream()).report().money();
         assertThat(money.chargedButNotPaid()).isPositive();
     }
 
     @Test
     @DisplayName("under a notifier outage longer than the run the baseline loses money: a pay that charged fails on the notifier inside the lock, and the order is never marked PAID")
     void longOutageLosesMoney() {
-        MoneyEvidence money = outcomes.get(Scenario.longOutage().name()).report().money();
+        MoneyEvidence money = ran(Scenario.longOutage()).report().money();
         assertThat(money.chargedButNotPaid()).isPositive();
     }
 
     @Test
     @DisplayName("under a slow downstream the baseline cannot hold its callers to their deadline: a waiter for the lock cannot give up")
     void slowDownstreamOverrunsTheDeadline() {
-        assertThat(outcomes.get(Scenario.slowDownstream().name()).run().maxOverrunNanos())
+        assertThat(ran(Scenario.slowDownstream()).run().maxOverrunNanos())
                 .as("max overrun past the deadline, ns").isPositive();
+    }
+
+    /** @return the run of {@code s}; the test is skipped when {@code -Dscenarios=…} left it out */
+    private LabRun.Outcome ran(Scenario s) {
+        assumeTrue(outcomes.containsKey(s.name()), () -> s.name() + " was not run (-Dscenarios=" + System.getProperty("scenarios") + ")");
+        return outcomes.get(s.name());
     }
 }

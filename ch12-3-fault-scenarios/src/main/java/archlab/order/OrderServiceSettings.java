@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.downstream.ConnectionPool;
 import archlab.downstream.LatencyModel;
 import archlab.loadgen.NanoClock;
 import java.time.Duration;
@@ -32,6 +33,10 @@ import java.util.function.Consumer;
  * @param paymentBreaker   the circuit breaker in front of payment, or {@code null} for none
  * @param reconciler       when the reconciler looks at an unknown charge, and how it retries releases
  * @param sleeper          how the retries wait between attempts (tests advance a fake clock)
+ * @param paymentPoolWaits whose deadline the payment client's connection pool works to, when the provider sits behind
+ *                         one (the pool's size and timeout are the provider's; {@code BookLab} builds the client with
+ *                         these waits): {@link ConnectionPool.Waits#CALLER_DEADLINE}, the wait and the call end at the
+ *                         request's deadline, not at the pool's own 30 s
  */
 public record OrderServiceSettings(
         NanoClock clock,
@@ -44,7 +49,8 @@ public record OrderServiceSettings(
         RetryPolicy chargeRetry,
         CircuitBreaker.Settings paymentBreaker,
         Reconciler.Settings reconciler,
-        RetryPolicy.Sleeper sleeper) {
+        RetryPolicy.Sleeper sleeper,
+        ConnectionPool.Waits paymentPoolWaits) {
 
     /**
      * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
@@ -74,7 +80,8 @@ public record OrderServiceSettings(
      */
     public static final OrderServiceSettings DEFAULT = new OrderServiceSettings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
             OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
-            RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL);
+            RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL,
+            ConnectionPool.Waits.CALLER_DEADLINE);
 
     /** @throws NullPointerException if a component that has no "none" is {@code null} */
     public OrderServiceSettings {
@@ -86,6 +93,7 @@ public record OrderServiceSettings(
         Objects.requireNonNull(chargeRetry, "chargeRetry");
         Objects.requireNonNull(reconciler, "reconciler");
         Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(paymentPoolWaits, "paymentPoolWaits");
     }
 
     public OrderServiceSettings withClock(NanoClock c) {
@@ -134,6 +142,10 @@ public record OrderServiceSettings(
         return with(d -> d.sleeper = s);
     }
 
+    public OrderServiceSettings withPaymentPoolWaits(ConnectionPool.Waits w) {
+        return with(d -> d.paymentPoolWaits = w);
+    }
+
     /** A copy of these settings with {@code change} applied; checked by the canonical constructor like any other. */
     private OrderServiceSettings with(Consumer<Draft> change) {
         Draft draft = new Draft(this);
@@ -154,6 +166,7 @@ public record OrderServiceSettings(
         CircuitBreaker.Settings paymentBreaker;
         Reconciler.Settings reconciler;
         RetryPolicy.Sleeper sleeper;
+        ConnectionPool.Waits paymentPoolWaits;
 
         Draft(OrderServiceSettings s) {
             clock = s.clock;
@@ -167,11 +180,12 @@ public record OrderServiceSettings(
             paymentBreaker = s.paymentBreaker;
             reconciler = s.reconciler;
             sleeper = s.sleeper;
+            paymentPoolWaits = s.paymentPoolWaits;
         }
 
         OrderServiceSettings build() {
             return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, relay,
-                    reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper);
+                    reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper, paymentPoolWaits);
         }
     }
 }

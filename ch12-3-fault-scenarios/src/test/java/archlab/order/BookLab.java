@@ -74,7 +74,7 @@ final class BookLab implements LabFixture {
     }
 
     private BookLab(Scenario scenario, Timeline timeline) {
-        this(scenario.newDownstream(timeline), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
+        this(scenario.newDownstream(timeline, OrderServiceSettings.DEFAULT.paymentPoolWaits()), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
                 scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
                 OrderServiceSettings.DEFAULT, BookWorkload.DEFAULT_POOL);
     }

@@ -2,6 +2,7 @@ package archlab.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import archlab.loadgen.LoadSpec;
 import archlab.report.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.scenario.Scenario;
@@ -17,12 +18,12 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage — against this checkpoint,
+ * Chapter 12.3's scenarios — normal, slow downstream, failing downstream, long outage, retry storm — against this checkpoint,
  * under the book's load. Each run saves its report as {@code target/reports/scenario-<name>.json}; the table
  * of every checkpoint's rows is built from those reports by the {@code book} module: {@code mvn test -Dscenarios}
  * at the root, or {@code mvn -pl <module>,book test -Dscenarios} for this module's rows alone.
  */
-@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "four 3 s load runs: mvn test -Dscenarios")
+@EnabledIfSystemProperty(named = "scenarios", matches = ".*", disabledReason = "five 3 s load runs: mvn test -Dscenarios (or -Dscenarios=retry-storm for one)")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScenarioRunsTest {
 
@@ -32,14 +33,16 @@ class ScenarioRunsTest {
 
     @BeforeAll
     void runTheCatalogue() {
-        List<Scenario> catalogue = Scenario.catalogue();
+        List<Scenario> catalogue = ScenarioProgress.selected(System.getProperty("scenarios"));
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
             System.out.println(ScenarioProgress.progressLine(MODULE, s.name(), i, catalogue.size()));
-            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).withOverrides().profiled(false)
+            outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).spec(s.load(LoadSpec.book()))
+                    .withOverrides().profiled(false)
                     .output(line -> { }).run(() -> new BookLab(s)));
             System.out.println(outcomes.get(s.name()).report().bookLine1());
             System.out.println(outcomes.get(s.name()).report().bookLine2());
+            ScenarioProgress.recovery(s, outcomes.get(s.name()).run()).ifPresent(r -> System.out.println(r.line()));
         }
     }
 

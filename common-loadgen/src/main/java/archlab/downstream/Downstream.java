@@ -50,6 +50,7 @@ public record Downstream(InventoryStub inventory, PaymentsStub payments, Notifie
                 inventoryCounters.calls(), paymentCounters.calls(), notifyCounters.calls(),
                 inventoryCounters.injectedErrors() + paymentCounters.injectedErrors() + notifyCounters.injectedErrors(),
                 inventoryCounters.timeouts() + paymentCounters.timeouts() + notifyCounters.timeouts(),
-                ledger.charges(), ledger.doubleCharges(), ledger.replays(), notifier.redeliveries());
+                ledger.charges(), ledger.doubleCharges(), ledger.replays(), notifier.redeliveries(),
+                payments.pool().map(ConnectionPool::snapshot).orElse(null));
     }
 }

@@ -12,6 +12,7 @@ package archlab.downstream;
  * @param doubleCharges   charges beyond the first per order ({@link PaymentLedger#doubleCharges()})
  * @param replays         charges answered from an idempotency key ({@link PaymentLedger#replays()})
  * @param redeliveries    notifications delivered again ({@link NotifierStub#redeliveries()})
+ * @param paymentPool     what the payment provider's {@link ConnectionPool} did; {@code null} when it has none
  */
 public record DownstreamCounts(
         long inventoryCalls,
@@ -22,7 +23,15 @@ public record DownstreamCounts(
         long charges,
         long doubleCharges,
         long replays,
-        long redeliveries) {
+        long redeliveries,
+        ConnectionPool.Snapshot paymentPool) {
+
+    /** Counts of stubs with no pool in front. */
+    public DownstreamCounts(long inventoryCalls, long paymentCalls, long notifyCalls, long injectedErrors, long timeouts,
+                            long charges, long doubleCharges, long replays, long redeliveries) {
+        this(inventoryCalls, paymentCalls, notifyCalls, injectedErrors, timeouts, charges, doubleCharges, replays,
+                redeliveries, null);
+    }
 
     /**
      * @return one report line, e.g.

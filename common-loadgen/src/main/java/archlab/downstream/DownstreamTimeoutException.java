@@ -30,6 +30,14 @@ public class DownstreamTimeoutException extends DeadlineExceededException {
         this.passedOnArrival = passedOnArrival;
     }
 
+    /** For a subclass that says more: {@code message} is the whole message. */
+    protected DownstreamTimeoutException(String stub, long callIndex, boolean passedOnArrival, String message) {
+        super(message);
+        this.stub = stub;
+        this.callIndex = callIndex;
+        this.passedOnArrival = passedOnArrival;
+    }
+
     /** @return the name of the stub whose call timed out */
     public String stub() {
         return stub;

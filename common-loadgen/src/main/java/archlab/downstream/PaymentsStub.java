@@ -65,16 +65,28 @@ public final class PaymentsStub implements Payments {
     private final LongAdder declined = new LongAdder();
     private final LongAdder declinesReplayed = new LongAdder();
     private final LongAdder repliesLost = new LongAdder();
+    private final ConnectionPool pool;
 
     /**
      * @param behaviour   latency of the replies; its {@code errors} are the declines
      * @param lostReplies which calls lose their reply after the charge
      */
     public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies) {
+        this(behaviour, lostReplies, null);
+    }
+
+    /**
+     * A provider reached through a {@link ConnectionPool}: a call first waits for one of its connections (step 0,
+     * before it is numbered), then goes through the steps above holding it, with the deadline the pool hands it.
+     *
+     * @param pool the connections to the provider; {@code null} for as many calls at once as arrive
+     */
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.Settings pool) {
         Objects.requireNonNull(behaviour, "behaviour");
         this.declines = behaviour.errors();
         this.lostReplies = Objects.requireNonNull(lostReplies, "lostReplies");
         this.calls = new SimulatedCalls(NAME, behaviour.latency());
+        this.pool = pool == null ? null : new ConnectionPool(NAME, pool);
     }
 
     /** A provider whose replies are never lost; {@code behaviour.errors()} are the declines. */
@@ -86,6 +98,10 @@ public final class PaymentsStub implements Payments {
     public ChargeResult charge(RequestContext ctx, ChargeRequest request) {
         Objects.requireNonNull(ctx, "ctx");
         Objects.requireNonNull(request, "request");
+        return pool == null ? chargeHoldingAConnection(ctx, request) : pool.call(ctx, c -> chargeHoldingAConnection(c, request));
+    }
+
+    private ChargeResult chargeHoldingAConnection(RequestContext ctx, ChargeRequest request) {
         long callIndex = calls.arrive(ctx);
         ChargeResult result = answer(request, callIndex);
         calls.replyDelay(ctx, callIndex);
@@ -170,6 +186,11 @@ public final class PaymentsStub implements Payments {
     /** @return calls whose reply was lost after the charge; part of {@link StubCounters#injectedErrors()} */
     public long lostReplies() {
         return repliesLost.sum();
+    }
+
+    /** @return the pool calls wait for a connection in, if the provider sits behind one */
+    public Optional<ConnectionPool> pool() {
+        return Optional.ofNullable(pool);
     }
 
     /** @return a snapshot of this stub's call counters */

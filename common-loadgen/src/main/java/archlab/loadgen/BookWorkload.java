@@ -2,13 +2,16 @@ package archlab.loadgen;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The book's fixed request mix: 40% create, 35% get, 25% pay, chosen from the request's sequence
  * number through the book's multiplicative mix, so that every run of every module performs the same
  * operations in the same order. Get reads a pre-created order chosen by the same mix; pay takes the
- * pre-created orders in order, once each (so "paid twice" never pollutes the failures), and an
+ * pre-created orders in order, once each (so "paid twice" never pollutes the failures; a caller's retry of a pay
+ * pays the same order again, as a real client's would), and an
  * exhausted pool is its own outcome ({@link PoolExhaustedException}), never a silent success.
  *
  * <p>Thread-safety: {@link #execute} is safe from many threads; {@link #prepare} runs once, before.
@@ -31,6 +34,8 @@ public final class BookWorkload implements Workload {
     private final OrderTarget target;
     private final List<String> pool;
     private final AtomicInteger nextToPay = new AtomicInteger();
+    /** The pool index each pay request took: a caller's retry of request n pays the order its first attempt paid. */
+    private final Map<Long, Integer> payIndexBySequence = new ConcurrentHashMap<>();
 
     private BookWorkload(OrderTarget target, List<String> pool) {
         this.target = target;
@@ -72,7 +77,7 @@ public final class BookWorkload implements Workload {
             case CREATE -> target.create(ctx);
             case GET -> target.get(ctx, pool.get((int) (mix(sequence + 7) % pool.size())));
             case PAY -> {
-                int i = nextToPay.getAndIncrement();
+                int i = payIndexBySequence.computeIfAbsent(sequence, n -> nextToPay.getAndIncrement());
                 if (i >= pool.size()) {
                     throw new PoolExhaustedException("all " + pool.size() + " pre-created orders were paid");
                 }

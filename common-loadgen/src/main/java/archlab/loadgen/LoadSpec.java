@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param threads       the kind of thread each request runs on
  * @param warmup        a run at the same rate before the measured one, excluded from the figures; ZERO for none
  * @param traceEvery    segment tracing: 0 = off, 1 = every request, N = one request in N
+ * @param retries       how the callers retry a request that timed out, failed or was refused; {@link ClientRetryPolicy#NONE}
+ *                      for never (each planned request is sent once)
  */
 public record LoadSpec(
         int ratePerSecond,
@@ -21,7 +23,14 @@ public record LoadSpec(
         Arrival arrival,
         ThreadKind threads,
         Duration warmup,
-        int traceEvery) {
+        int traceEvery,
+        ClientRetryPolicy retries) {
+
+    /** A load whose callers never retry. */
+    public LoadSpec(int ratePerSecond, Duration duration, Duration timeout, Arrival arrival, ThreadKind threads,
+                    Duration warmup, int traceEvery) {
+        this(ratePerSecond, duration, timeout, arrival, threads, warmup, traceEvery, ClientRetryPolicy.NONE);
+    }
 
     /**
      * The book's load: 1,500 req/s for 3 s, 200 ms timeout, fixed interval, no warm-up, every request
@@ -35,6 +44,7 @@ public record LoadSpec(
     }
 
     public LoadSpec {
+        java.util.Objects.requireNonNull(retries, "retries");
         if (ratePerSecond < 1 || ratePerSecond > 1_000_000) {
             throw new IllegalArgumentException("ratePerSecond must be 1..1,000,000, was " + ratePerSecond);
         }
@@ -89,30 +99,36 @@ public record LoadSpec(
     }
 
     public LoadSpec withRate(int rate) {
-        return new LoadSpec(rate, duration, timeout, arrival, threads, warmup, traceEvery);
+        return new LoadSpec(rate, duration, timeout, arrival, threads, warmup, traceEvery, retries);
     }
 
     public LoadSpec withDuration(Duration d) {
-        return new LoadSpec(ratePerSecond, d, timeout, arrival, threads, warmup, traceEvery);
+        return new LoadSpec(ratePerSecond, d, timeout, arrival, threads, warmup, traceEvery, retries);
     }
 
     public LoadSpec withTimeout(Duration t) {
-        return new LoadSpec(ratePerSecond, duration, t, arrival, threads, warmup, traceEvery);
+        return new LoadSpec(ratePerSecond, duration, t, arrival, threads, warmup, traceEvery, retries);
     }
 
     public LoadSpec withArrival(Arrival a) {
-        return new LoadSpec(ratePerSecond, duration, timeout, a, threads, warmup, traceEvery);
+        return new LoadSpec(ratePerSecond, duration, timeout, a, threads, warmup, traceEvery, retries);
     }
 
     public LoadSpec withThreads(ThreadKind kind) {
-        return new LoadSpec(ratePerSecond, duration, timeout, arrival, kind, warmup, traceEvery);
+        return new LoadSpec(ratePerSecond, duration, timeout, arrival, kind, warmup, traceEvery, retries);
     }
 
     public LoadSpec withWarmup(Duration w) {
-        return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, w, traceEvery);
+        return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, w, traceEvery, retries);
+    }
+
+    /** @return this load with callers that retry as {@code r} says */
+    public LoadSpec withRetries(ClientRetryPolicy r) {
+        return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, warmup, traceEvery,
+                java.util.Objects.requireNonNull(r, "retries"));
     }
 
     public LoadSpec withTraceEvery(int n) {
-        return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, warmup, n);
+        return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, warmup, n, retries);
     }
 }

@@ -13,12 +13,17 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 /**
  * An open-loop load generator: requests arrive on a schedule, whether or not earlier ones finished.
@@ -40,6 +45,13 @@ import java.util.concurrent.locks.LockSupport;
  * ended by outcome, with their latency) and the machine's own stalls ({@link archlab.timeline.HiccupProbe}), unless
  * built with {@link TimelineSettings#OFF}; the request's thread pays one HdrHistogram recorder write per event.
  *
+ * <p><b>Callers that retry</b> ({@link LoadSpec#retries()}, off unless asked for): each attempt runs on a thread of its
+ * own, carries a deadline of its own (its start + the timeout), and the request's thread waits for it no longer than
+ * that. A caller that stops waiting retries (as its {@link ClientRetryPolicy} and {@link RetryBudget} allow) while the
+ * service may still be working on the attempt it left: that is how retries pile up on a slow service. The request
+ * ends with its last attempt's outcome; its latency runs from its first planned start. Attempts are counted apart
+ * ({@link RunResult#attempts()}, the timeline's {@link Interval#retried()}). Segment tracing is off for such runs.
+ *
  * <p>Thread-safety: one runner may be used by one caller at a time; a run is self-contained.
  */
 public final class OpenLoopRunner {
@@ -51,6 +63,7 @@ public final class OpenLoopRunner {
 
     private final NanoClock clock;
     private final TimelineSettings timeline;
+    private final LongConsumer backoff;
 
     public OpenLoopRunner() {
         this(NanoClock.SYSTEM);
@@ -66,8 +79,14 @@ public final class OpenLoopRunner {
      * @param timeline the timeline's interval and the hiccup probe's period; {@link TimelineSettings#OFF} for none
      */
     public OpenLoopRunner(NanoClock clock, TimelineSettings timeline) {
+        this(clock, timeline, null);
+    }
+
+    /** @param backoff waits out a retry's back-off (nanoseconds); {@code null}: park until the clock has passed it */
+    OpenLoopRunner(NanoClock clock, TimelineSettings timeline, LongConsumer backoff) {
         this.clock = clock;
         this.timeline = java.util.Objects.requireNonNull(timeline, "timeline");
+        this.backoff = backoff != null ? backoff : nanos -> waitUntil(clock.nanoTime() + nanos);
     }
 
     /** Runs the warm-up (if any), then the measured run, and returns the measured figures with the run's timeline. */
@@ -122,9 +141,14 @@ public final class OpenLoopRunner {
             Thread.currentThread().interrupt();
             drained = false;
         }
+        // attempts their callers gave up on may still be running: the run is not over while they hold work
+        long graceEnd = System.nanoTime() + DRAIN_GRACE.toNanos();
+        while (phase.liveAttempts.get() > 0 && System.nanoTime() < graceEnd) {
+            LockSupport.parkNanos(1_000_000L);
+        }
         phase.offered = offered;
         phase.notStarted = notStarted;
-        phase.unfinished = drained ? 0 : phase.done.getCount();
+        phase.unfinished = (drained ? 0 : phase.done.getCount()) + phase.liveAttempts.get();
         phase.wallNanos = Math.max(phase.lastEnd.get(), t0) - t0;
         phase.countPlanned(sequenceOffset, count);
         return phase;
@@ -160,6 +184,11 @@ public final class OpenLoopRunner {
         final SegmentTable segments = new SegmentTable();
         final LongAdder traced = new LongAdder();
         final IntervalRecorder recorder;
+        final ClientRetryPolicy retry;
+        final RetryBudget budget;
+        final LongAdder attempts = new LongAdder();
+        final LongAdder abandoned = new LongAdder();
+        final AtomicInteger liveAttempts = new AtomicInteger();
         /** Planned requests per operation: counted after the phase, from the sequence numbers it planned. */
         final Map<String, Long> planned = new HashMap<>();
         long offered;
@@ -173,6 +202,8 @@ public final class OpenLoopRunner {
             this.timeoutNanos = spec.timeout().toNanos();
             this.done = new CountDownLatch(count);
             this.recorder = recorder;
+            this.retry = spec.retries();
+            this.budget = retry.budget() == null ? null : new RetryBudget(retry.budget());
         }
 
         /** Counts the phase's planned requests per operation: those that never started or finished too. */
@@ -191,6 +222,14 @@ public final class OpenLoopRunner {
         }
 
         void execute(long sequence, long plannedNanos) {
+            if (retry.retries()) {
+                try {
+                    executeRetrying(sequence, plannedNanos);
+                } finally {
+                    done.countDown();
+                }
+                return;
+            }
             try {
                 long startNanos = clock.nanoTime();
                 started.increment();
@@ -213,7 +252,13 @@ public final class OpenLoopRunner {
                 }
                 long endNanos = clock.nanoTime();
                 lastEnd.accumulate(endNanos);
-                record(operation, plannedNanos, endNanos, error);
+                attempts.increment();
+                long latencyNanos = endNanos - plannedNanos;
+                Outcome outcome = classify(latencyNanos, error);
+                if (outcome == Outcome.TIMED_OUT) {
+                    maxOverrun.accumulate(latencyNanos - timeoutNanos);
+                }
+                record(operation, outcome, latencyNanos, error);
                 if (requestTrace != null) {
                     requestTrace.finish(endNanos);
                     segments.record(operation, requestTrace);
@@ -224,15 +269,109 @@ public final class OpenLoopRunner {
             }
         }
 
-        private void record(String operation, long plannedNanos, long endNanos, Throwable error) {
-            long latencyNanos = endNanos - plannedNanos;
+        // tag::retries[]
+        /** One request as a caller that retries sends it: attempts until one is not retried, or none may be. */
+        private void executeRetrying(long sequence, long plannedNanos) {
+            long startNanos = clock.nanoTime();
+            started.increment();
+            sendLag.record(startNanos - plannedNanos);
+            recorder.started(startNanos - plannedNanos);
+            String operation = operationOf(sequence);
+            long attemptPlanned = plannedNanos;
+            Attempt last;
+            for (int attempt = 1; ; attempt++) {
+                attempts.increment();
+                if (attempt == 1) {
+                    if (budget != null) {
+                        budget.firstAttempt();
+                    }
+                } else {
+                    recorder.retried(attempt);
+                }
+                last = attempt(sequence, operation, attemptPlanned);
+                if (!retry.retriesAfter(last.outcome()) || attempt >= retry.maxAttempts()) {
+                    break;
+                }
+                if (budget != null && !budget.tryRetry()) {
+                    break; // over budget: the request ends with this attempt's outcome
+                }
+                long waitNanos = retry.backoffNanos(attempt, sequence);
+                if (waitNanos > 0) {
+                    backoff.accept(waitNanos);
+                }
+                attemptPlanned = clock.nanoTime();
+            }
+            lastEnd.accumulate(last.endNanos());
+            record(operation, last.outcome(), last.endNanos() - plannedNanos, last.error());
+        }
+
+        /**
+         * Sends one attempt on a thread of its own and waits for its answer until the attempt's deadline, no longer.
+         * The attempt's own thread records how far past that deadline the service answered, whether or not anyone
+         * still waited.
+         */
+        private Attempt attempt(long sequence, String operation, long attemptPlanned) {
+            long deadlineNanos = attemptPlanned + timeoutNanos;
+            RequestContext ctx = new RequestContext(sequence, attemptPlanned, new Deadline(deadlineNanos), clock, Trace.OFF);
+            CompletableFuture<Throwable> answer = new CompletableFuture<>();
+            liveAttempts.incrementAndGet();
+            Runnable send = () -> {
+                Throwable error = NO_ERROR;
+                try {
+                    workload.execute(sequence, operation, ctx);
+                } catch (Throwable t) {
+                    error = t;
+                } finally {
+                    maxOverrun.accumulate(clock.nanoTime() - deadlineNanos);
+                    liveAttempts.decrementAndGet();
+                    answer.complete(error);
+                }
+            };
+            try {
+                Thread thread = spec.threads().factory().newThread(send);
+                thread.start();
+            } catch (OutOfMemoryError | RuntimeException e) {
+                liveAttempts.decrementAndGet();
+                answer.complete(e);
+            }
+            Throwable error = awaitUntil(answer, deadlineNanos);
+            long endNanos = clock.nanoTime();
+            if (error == null) {
+                abandoned.increment();
+                return new Attempt(Outcome.TIMED_OUT, GAVE_UP, endNanos);
+            }
+            Throwable thrown = error == NO_ERROR ? null : error;
+            return new Attempt(classify(endNanos - attemptPlanned, thrown), thrown, endNanos);
+        }
+
+        /** @return the attempt's answer ({@link #NO_ERROR} for a success), or null once its deadline passed first */
+        private Throwable awaitUntil(CompletableFuture<Throwable> answer, long deadlineNanos) {
+            while (true) {
+                if (answer.isDone()) {
+                    return answer.join();
+                }
+                long remaining = deadlineNanos - clock.nanoTime();
+                if (remaining <= 0) {
+                    return null;
+                }
+                try {
+                    return answer.get(remaining, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    // loop: the deadline is judged on the run's clock
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                } catch (ExecutionException e) {
+                    return e.getCause();
+                }
+            }
+        }
+        // end::retries[]
+
+        private void record(String operation, Outcome outcome, long latencyNanos, Throwable error) {
             OperationAccumulator op = operations.computeIfAbsent(operation, OperationAccumulator::new);
-            Outcome outcome = classify(latencyNanos, error);
             op.count(outcome);
             recorder.ended(outcome, latencyNanos);
-            if (outcome == Outcome.TIMED_OUT) {
-                maxOverrun.accumulate(latencyNanos - timeoutNanos);
-            }
             if (outcome == Outcome.TIMED_OUT || outcome == Outcome.FAILED) {
                 causes.merge(error == null ? "none" : error.getClass().getSimpleName(), 1L, Long::sum);
             }
@@ -274,9 +413,21 @@ public final class OpenLoopRunner {
                     totals[Outcome.FAILED.ordinal()], totals[Outcome.REJECTED.ordinal()],
                     totals[Outcome.POOL_EXHAUSTED.ordinal()], unfinished, wallNanos,
                     latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
-                    maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests, timeline, hiccups);
+                    maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests, timeline, hiccups, attempts.sum(),
+                    budget == null ? 0 : budget.denied(), abandoned.sum());
         }
     }
+
+    /** How one attempt ended, as its caller saw it. */
+    private record Attempt(Outcome outcome, Throwable error, long endNanos) {
+    }
+
+    /** An attempt that answered without an error (a CompletableFuture cannot hold null as "no error" and "no answer" both). */
+    private static final Throwable NO_ERROR = new Throwable("no error", null, false, false) {
+    };
+
+    /** The cause of a timed-out attempt its caller stopped waiting for. */
+    private static final Throwable GAVE_UP = new DeadlineExceededException("the caller stopped waiting for the attempt");
 
     private static final class OperationAccumulator {
         final String operation;

@@ -46,6 +46,14 @@ public record RequestContext(long sequence, long plannedStartNanos, Deadline dea
         return call.equals(deadline) ? this : new RequestContext(sequence, plannedStartNanos, call, clock, trace);
     }
 
+    /**
+     * The same request with {@code other} as its deadline, later or earlier: what a client library that knows nothing
+     * of the request's deadline hands a call (its own timeout instead).
+     */
+    public RequestContext withDeadline(Deadline other) {
+        return new RequestContext(sequence, plannedStartNanos, other, clock, trace);
+    }
+
     /** Shortcut for {@code trace().span(segment)}. */
     public Span span(String segment) {
         return trace.span(segment);

@@ -33,6 +33,9 @@ import java.util.Map;
  *                         the runner recorded none
  * @param hiccups          the machine's own stalls during the measured run, as the hiccup probe saw them;
  *                         {@link HiccupSummary#NONE} when no probe ran
+ * @param attempts         attempts the callers sent, first attempts and retries ({@code == started} when nobody retried)
+ * @param retriesDenied    retries the {@link RetryBudget} did not allow (the request ended with its last attempt's outcome)
+ * @param abandoned        attempts the caller stopped waiting for at their deadline, the service still working on them
  */
 public record RunResult(
         LoadSpec spec,
@@ -55,7 +58,26 @@ public record RunResult(
         long tracedRequests,
         long warmupRequests,
         RunTimeline timeline,
-        HiccupSummary hiccups) {
+        HiccupSummary hiccups,
+        long attempts,
+        long retriesDenied,
+        long abandoned) {
+
+    /** A run whose callers never retried: one attempt per started request. */
+    public RunResult(LoadSpec spec, long offered, long started, long notStarted, long completed, long timedOut,
+                     long failed, long rejected, long poolExhausted, long unfinished, long wallNanos,
+                     LatencySummary latency, Map<String, OperationResult> operations, LatencySummary sendLag,
+                     Map<String, Long> failureCauses, long maxOverrunNanos, List<SegmentRow> segments,
+                     long tracedRequests, long warmupRequests, RunTimeline timeline, HiccupSummary hiccups) {
+        this(spec, offered, started, notStarted, completed, timedOut, failed, rejected, poolExhausted, unfinished,
+                wallNanos, latency, operations, sendLag, failureCauses, maxOverrunNanos, segments, tracedRequests,
+                warmupRequests, timeline, hiccups, started, 0, 0);
+    }
+
+    /** @return attempts per planned request: 1.0 when nobody retried; 0 for a run that offered nothing */
+    public double amplification() {
+        return offered == 0 ? 0 : attempts / (double) offered;
+    }
 
     public RunResult {
         timeline = timeline == null ? RunTimeline.NONE : timeline;
@@ -96,7 +118,7 @@ public record RunResult(
     public RunResult withTimeline(RunTimeline t) {
         return new RunResult(spec, offered, started, notStarted, completed, timedOut, failed, rejected, poolExhausted,
                 unfinished, wallNanos, latency, operations, sendLag, failureCauses, maxOverrunNanos, segments,
-                tracedRequests, warmupRequests, t, hiccups);
+                tracedRequests, warmupRequests, t, hiccups, attempts, retriesDenied, abandoned);
     }
 
     /** @return completed requests per second of wall time */

@@ -102,6 +102,13 @@ public record RunReport(
                 r.sendLag().p50Micros(), r.sendLag().p99Micros(), r.sendLag().maxMicros()));
         out.add(hiccupLine(r.hiccups()));
         out.add(r.timeline().line(name + IntervalLog.SUFFIX));
+        if (r.spec().retries().retries()) {
+            out.add(String.format(Locale.ROOT, "clients retry %s attempts=%d planned=%d amplification=%.2f abandoned=%d retries_denied=%d",
+                    r.spec().retries().describe(), r.attempts(), r.offered(), r.amplification(), r.abandoned(), r.retriesDenied()));
+        }
+        if (downstream.paymentPool() != null) {
+            out.add(downstream.paymentPool().reportLine("payment"));
+        }
         if (!r.failureCauses().isEmpty()) {
             out.add("failure_causes " + r.failureCauses().entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));

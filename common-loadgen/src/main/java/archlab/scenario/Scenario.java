@@ -1,5 +1,6 @@
 package archlab.scenario;
 
+import archlab.downstream.ConnectionPool;
 import archlab.downstream.Downstream;
 import archlab.downstream.ErrorInjection;
 import archlab.downstream.FaultModel;
@@ -8,7 +9,10 @@ import archlab.downstream.LatencyModel;
 import archlab.downstream.NotifierStub;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
+import archlab.loadgen.ClientRetryPolicy;
+import archlab.loadgen.LoadSpec;
 import archlab.scenario.Timeline.Window;
+import archlab.timeline.Recovery;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +37,10 @@ import java.util.Locale;
  * @param notifyErrorRate      seeded per-call notifier errors
  * @param notifierDown         a window in which every notify call fails; null for none
  * @param seed                 seeds every fault stream
+ * @param paymentSlow          the trigger: a window in which every charge takes {@code paymentSlowLatency}; null for none
+ * @param paymentSlowLatency   a charge's latency inside {@code paymentSlow}
+ * @param paymentPool          the connection pool the payment provider sits behind; null for as many calls at once as arrive
+ * @param clientRetries        how the upstream callers retry; {@link ClientRetryPolicy#NONE} for never
  */
 public record Scenario(
         String name,
@@ -48,7 +56,24 @@ public record Scenario(
         double paymentLostReplyRate,
         double notifyErrorRate,
         Window notifierDown,
-        long seed) {
+        long seed,
+        Window paymentSlow,
+        Duration paymentSlowLatency,
+        ConnectionPool.Settings paymentPool,
+        ClientRetryPolicy clientRetries) {
+
+    /** How soon after its trigger ends a run must be back to 95 % goodput to count as recovered ({@link Recovery}). */
+    public static final Duration RECOVERY_BOUND = Duration.ofMillis(500);
+
+    /** A scenario without a trigger, a pool or retrying callers. */
+    public Scenario(String name, String summary, Duration inventoryLatency, Duration paymentLatency,
+                    double paymentTailFraction, Duration paymentTailLatency, Window paymentStall, Duration notifyLatency,
+                    double inventoryErrorRate, double paymentDeclineRate, double paymentLostReplyRate,
+                    double notifyErrorRate, Window notifierDown, long seed) {
+        this(name, summary, inventoryLatency, paymentLatency, paymentTailFraction, paymentTailLatency, paymentStall,
+                notifyLatency, inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, notifierDown,
+                seed, null, Duration.ZERO, null, ClientRetryPolicy.NONE);
+    }
 
     private static final Duration BOOK_INVENTORY = Duration.ofMillis(2);
     private static final Duration BOOK_PAYMENT = Duration.ofMillis(4);
@@ -62,7 +87,8 @@ public record Scenario(
                 throw new IllegalArgumentException("scenario " + name + ": rates must be in [0, 1], was " + rate);
             }
         }
-        for (Duration d : new Duration[] {inventoryLatency, paymentLatency, paymentTailLatency, notifyLatency}) {
+        java.util.Objects.requireNonNull(clientRetries, "clientRetries");
+        for (Duration d : new Duration[] {inventoryLatency, paymentLatency, paymentTailLatency, notifyLatency, paymentSlowLatency}) {
             if (d == null || d.isNegative()) {
                 throw new IllegalArgumentException("scenario " + name + ": latencies must be zero or positive, was " + d);
             }
@@ -103,9 +129,52 @@ public record Scenario(
                 new Window(Duration.ZERO, Duration.ofMillis(3_500)), SEED);
     }
 
-    /** @return normal, slow downstream, failing downstream, long outage: the rows of 12.3's table */
+    // tag::retry-storm[]
+    /**
+     * The source article's incident: a pool fills, callers time out and retry, the retries join the line. Payment sits
+     * behind 4 connections as pools ship (a 30 s timeout of the pool's own, for the wait and the call, that knows
+     * nothing of the caller's deadline): at 4 ms a charge they serve 1,000 charges/s, and the book's load sends at most
+     * 375 (25 % of 1,500/s), so before the trigger the pool is at most 37.5 % busy. The trigger: from 1.0 s to 2.0 s
+     * every charge takes 40 ms, and the pool serves 100/s. The callers retry a timed-out, failed or refused request at
+     * once, up to 3 attempts, with no budget.
+     *
+     * <p>What decides each checkpoint's row:
+     * <ul>
+     *   <li><b>ch12-1</b>: its global lock, not the pool. Pays go through the lock one at a time, so the pool never has
+     *       more than one call; the service is down before the trigger, its callers' retries multiply the requests,
+     *       and a retried pay without an idempotency key is a second charge.</li>
+     *   <li><b>ch12-2</b>: its claim and its token bucket. A retried pay finds its order PAYING and is refused at once,
+     *       or is refused at the door, so the retries never reach the pool and the line drains once the trigger ends;
+     *       but its client waits as the pool ships, and a pay stands in line far past its caller's deadline.</li>
+     *   <li><b>ch12-3</b>: its client waits on the caller's deadline ({@code OrderServiceSettings.paymentPoolWaits}),
+     *       each charge attempt on its own budget, and the breaker sheds at the door: no caller is held past its
+     *       deadline, and nothing is sent for one that has given up.</li>
+     * </ul>
+     * A checkpoint's service chooses how its client waits ({@link #newDownstream(Timeline, ConnectionPool.Waits)}).
+     */
+    public static Scenario retryStorm() {
+        return new Scenario("retry-storm",
+                "payment behind a 4-connection pool as shipped (its own 30 s timeout, the caller's deadline unseen); charges 40 ms from 1.0 s to 2.0 s; callers retry at once, 3 attempts, no budget; recovered = goodput back to 95% of offered within "
+                        + RECOVERY_BOUND.toMillis() + " ms of the trigger's end and staying there",
+                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0, 0, null, SEED,
+                new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), BOOK_PAYMENT.multipliedBy(10),
+                ConnectionPool.Settings.shipped(4), ClientRetryPolicy.immediately(3));
+    }
+    // end::retry-storm[]
+
+    /** @return normal, slow downstream, failing downstream, long outage, retry storm: the rows of 12.3's table */
     public static List<Scenario> catalogue() {
-        return List.of(normal(), slowDownstream(), failingDownstream(), longOutage());
+        return List.of(normal(), slowDownstream(), failingDownstream(), longOutage(), retryStorm());
+    }
+
+    /** @return the trigger whose end recovery is judged from ({@link #paymentSlow}), if the scenario has one */
+    public java.util.Optional<Window> trigger() {
+        return java.util.Optional.ofNullable(paymentSlow);
+    }
+
+    /** @return the book's load with this scenario's callers: {@code load} with {@link #clientRetries} */
+    public LoadSpec load(LoadSpec load) {
+        return load.withRetries(clientRetries);
     }
 
     /** @return the scenario named {@code name} @throws IllegalArgumentException naming the known ones */
@@ -117,13 +186,28 @@ public record Scenario(
 
     /** @return fresh stubs for one run of this scenario; windows are measured on {@code timeline} */
     public Downstream newDownstream(Timeline timeline) {
+        return newDownstream(timeline, paymentPool == null ? null : paymentPool.waits());
+    }
+
+    /**
+     * Fresh stubs whose payment pool (if the scenario has one) waits as the service's client says: how long a caller
+     * waits for a connection is the client's setting, the pool's size and timeout are the scenario's.
+     *
+     * @param poolWaits how the service's client waits for a payment connection; ignored when there is no pool
+     */
+    public Downstream newDownstream(Timeline timeline, ConnectionPool.Waits poolWaits) {
         FaultModel tail = ErrorInjection.forStream(seed, 11, paymentTailFraction);
         long baseNanos = paymentLatency.toNanos();
         long tailNanos = paymentTailLatency.toNanos();
         Window stall = paymentStall;
+        Window slow = paymentSlow;
+        Duration slowLatency = paymentSlowLatency;
         LatencyModel payment = callIndex -> {
             if (stall != null && timeline.inside(stall)) {
                 return Duration.ofNanos(timeline.untilEndNanos(stall) + baseNanos);
+            }
+            if (slow != null && timeline.inside(slow)) {
+                return slowLatency;
             }
             return Duration.ofNanos(tail.failsCall(callIndex) ? tailNanos : baseNanos);
         };
@@ -136,7 +220,8 @@ public record Scenario(
                 new InventoryStub(new StubBehaviour(LatencyModel.constant(inventoryLatency),
                         ErrorInjection.forStream(seed, 12, inventoryErrorRate))),
                 new PaymentsStub(new StubBehaviour(payment, ErrorInjection.forStream(seed, 13, paymentDeclineRate)),
-                        ErrorInjection.forStream(seed, 15, paymentLostReplyRate)),
+                        ErrorInjection.forStream(seed, 15, paymentLostReplyRate),
+                        paymentPool == null ? null : paymentPool.withWaits(java.util.Objects.requireNonNull(poolWaits, "poolWaits"))),
                 new NotifierStub(new StubBehaviour(LatencyModel.constant(notifyLatency), notifyFaults)));
     }
 
@@ -158,6 +243,15 @@ public record Scenario(
         }
         if (notifierDown != null) {
             p.add("notifier down " + notifierDown);
+        }
+        if (paymentSlow != null) {
+            p.add("payment slow " + paymentSlow + " (" + paymentSlowLatency.toMillis() + "ms per charge)");
+        }
+        if (paymentPool != null) {
+            p.add("payment pool " + paymentPool.describe());
+        }
+        if (clientRetries.retries()) {
+            p.add("client retries " + clientRetries.describe());
         }
         p.add("seed=" + seed);
         return p;

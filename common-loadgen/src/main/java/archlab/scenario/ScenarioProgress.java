@@ -1,5 +1,7 @@
 package archlab.scenario;
 
+import archlab.loadgen.RunResult;
+import archlab.timeline.Recovery;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,6 +25,25 @@ public final class ScenarioProgress {
             List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios");
 
     private ScenarioProgress() {
+    }
+
+    /**
+     * The scenarios a {@code -Dscenarios} run asks for: every one of the catalogue for {@code -Dscenarios} alone (an
+     * empty value or {@code true}), else the comma-separated names, e.g. {@code -Dscenarios=retry-storm}.
+     *
+     * @throws IllegalArgumentException naming the known scenarios, for a name not in the catalogue
+     */
+    public static List<Scenario> selected(String property) {
+        if (property == null || property.isBlank() || property.equals("true")) {
+            return Scenario.catalogue();
+        }
+        return java.util.Arrays.stream(property.split(",")).map(String::trim).filter(n -> !n.isEmpty())
+                .map(Scenario::named).toList();
+    }
+
+    /** @return how the run came out of the scenario's trigger, for a scenario with one */
+    public static java.util.Optional<Recovery> recovery(Scenario scenario, RunResult run) {
+        return scenario.trigger().map(w -> Recovery.judge(run.timeline(), w.from(), w.to(), Scenario.RECOVERY_BOUND));
     }
 
     /** @return the report name of {@code scenario}'s run */

@@ -26,6 +26,7 @@ package archlab.timeline;
  * @param maxMicros        their maximum, µs
  * @param sendLagP99Micros p99 of how late the requests that started in it started, µs
  * @param hiccupMaxMicros  the longest hiccup the probe saw in it, µs
+ * @param retried          retries the callers sent in it (attempts beyond each request's first); 0 when nobody retries
  */
 public record Interval(
         String phase,
@@ -42,7 +43,16 @@ public record Interval(
         long p99Micros,
         long maxMicros,
         long sendLagP99Micros,
-        long hiccupMaxMicros) {
+        long hiccupMaxMicros,
+        long retried) {
+
+    /** An interval of a run whose callers do not retry. */
+    public Interval(String phase, double startMillis, double lengthMillis, long offered, long started, long completed,
+                    long timedOut, long failed, long rejected, long poolExhausted, long p50Micros, long p99Micros,
+                    long maxMicros, long sendLagP99Micros, long hiccupMaxMicros) {
+        this(phase, startMillis, lengthMillis, offered, started, completed, timedOut, failed, rejected, poolExhausted,
+                p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros, 0);
+    }
 
     /** The measured run. */
     public static final String RUN = "run";
@@ -64,6 +74,6 @@ public record Interval(
     /** @return this interval in phase {@code p}, {@code shiftMillis} later */
     Interval moved(String p, double shiftMillis) {
         return new Interval(p, startMillis + shiftMillis, lengthMillis, offered, started, completed, timedOut, failed,
-                rejected, poolExhausted, p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros);
+                rejected, poolExhausted, p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros, retried);
     }
 }

@@ -43,6 +43,7 @@ public final class IntervalRecorder implements AutoCloseable {
     private final boolean on;
     private final Recorder[] ended = new Recorder[OUTCOMES];
     private final Recorder started;
+    private final Recorder retried;
     private final HiccupProbe probe;
     private final Thread sampler;
     private volatile boolean running;
@@ -50,6 +51,7 @@ public final class IntervalRecorder implements AutoCloseable {
     // the sampler's state, guarded by this
     private final Histogram[] endedSample = new Histogram[OUTCOMES];
     private Histogram startedSample;
+    private Histogram retriedSample;
     private Histogram hiccupSample;
     private final Histogram latency;
     private final Histogram runHiccups;
@@ -64,7 +66,7 @@ public final class IntervalRecorder implements AutoCloseable {
 
     /** One interval as the sampler cut it: its histograms and the figures read from them. */
     private record Cut(IntervalHistograms histograms, long started, long[] outcomes, long p50Nanos, long p99Nanos,
-                       long maxNanos, long sendLagP99Nanos, long hiccupMaxNanos) {
+                       long maxNanos, long sendLagP99Nanos, long hiccupMaxNanos, long retried) {
     }
 
     /** A phase's planned starts: {@code t0 + offsets[i]}, offsets ascending. */
@@ -92,6 +94,7 @@ public final class IntervalRecorder implements AutoCloseable {
         this.intervalNanos = settings.interval().toNanos();
         if (!on) {
             started = null;
+            retried = null;
             probe = null;
             sampler = null;
             latency = null;
@@ -105,6 +108,8 @@ public final class IntervalRecorder implements AutoCloseable {
         }
         started = newRecorder();
         startedSample = started.getIntervalHistogram();
+        retried = newRecorder();
+        retriedSample = retried.getIntervalHistogram();
         latency = newHistogram();
         runHiccups = newHistogram();
         scratch = ByteBuffer.allocate(latency.getNeededByteBufferCapacity());
@@ -150,6 +155,13 @@ public final class IntervalRecorder implements AutoCloseable {
     public void ended(Outcome outcome, long latencyNanos) {
         if (on) {
             ended[outcome.ordinal()].recordValue(clamp(latencyNanos));
+        }
+    }
+
+    /** A caller sent attempt number {@code attempt} (2 for the first retry) of a request. */
+    public void retried(int attempt) {
+        if (on) {
+            retried.recordValue(attempt);
         }
     }
 
@@ -209,7 +221,7 @@ public final class IntervalRecorder implements AutoCloseable {
                         c.outcomes()[Outcome.COMPLETED.ordinal()], c.outcomes()[Outcome.TIMED_OUT.ordinal()],
                         c.outcomes()[Outcome.FAILED.ordinal()], c.outcomes()[Outcome.REJECTED.ordinal()],
                         c.outcomes()[Outcome.POOL_EXHAUSTED.ordinal()], c.p50Nanos() / 1_000L, c.p99Nanos() / 1_000L,
-                        c.maxNanos() / 1_000L, c.sendLagP99Nanos() / 1_000L, c.hiccupMaxNanos() / 1_000L));
+                        c.maxNanos() / 1_000L, c.sendLagP99Nanos() / 1_000L, c.hiccupMaxNanos() / 1_000L, c.retried()));
                 histograms.add(h);
             }
             hiccups = HiccupSummary.of(runHiccups, probe.period());
@@ -266,6 +278,7 @@ public final class IntervalRecorder implements AutoCloseable {
             endedSample[i] = ended[i].getIntervalHistogram(endedSample[i]);
         }
         startedSample = started.getIntervalHistogram(startedSample);
+        retriedSample = retried.getIntervalHistogram(retriedSample);
         hiccupSample = probe.intervalHistogram(hiccupSample);
         long from = intervalStart;
         intervalStart = now;
@@ -289,6 +302,7 @@ public final class IntervalRecorder implements AutoCloseable {
                 IntervalHistograms.encode(endedSample[Outcome.POOL_EXHAUSTED.ordinal()], scratch);
         encoded[Series.SEND_LAG.ordinal()] = IntervalHistograms.encode(startedSample, scratch);
         encoded[Series.HICCUP.ordinal()] = IntervalHistograms.encode(hiccupSample, scratch);
+        encoded[Series.RETRIED.ordinal()] = IntervalHistograms.encode(retriedSample, scratch);
         long[] outcomes = new long[OUTCOMES];
         for (int i = 0; i < OUTCOMES; i++) {
             outcomes[i] = endedSample[i].getTotalCount();
@@ -298,7 +312,7 @@ public final class IntervalRecorder implements AutoCloseable {
                 any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
                 any ? latency.getMaxValue() : 0,
                 startedSample.getTotalCount() == 0 ? 0 : startedSample.getValueAtPercentile(99),
-                hiccupSample.getTotalCount() == 0 ? 0 : hiccupSample.getMaxValue()));
+                hiccupSample.getTotalCount() == 0 ? 0 : hiccupSample.getMaxValue(), retriedSample.getTotalCount()));
     }
 
     /** @return the thread that cuts the intervals (null when off): for measuring what it costs */

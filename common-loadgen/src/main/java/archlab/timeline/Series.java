@@ -27,7 +27,9 @@ public enum Series {
     /** How late each request started against its plan, by when it started: the count is requests started. */
     SEND_LAG("send_lag"),
     /** The {@link HiccupProbe}'s hiccups (time-weighted). */
-    HICCUP("hiccup");
+    HICCUP("hiccup"),
+    /** Retries the callers sent, by when they were sent; the value is the attempt's number (2 for the first retry). */
+    RETRIED("retried");
 
     private final String name;
 

@@ -144,6 +144,17 @@ class BookWorkloadTest {
     }
 
     @Test
+    @DisplayName("a caller's retry of a pay (the same sequence number) pays the same order again; the next request pays the next order")
+    void aRetryPaysTheSameOrder() throws Exception {
+        FakeTarget target = new FakeTarget();
+        BookWorkload w = BookWorkload.prepare(target, 10);
+        w.execute(5, BookWorkload.PAY, ctx(5));
+        w.execute(5, BookWorkload.PAY, ctx(5));
+        w.execute(6, BookWorkload.PAY, ctx(6));
+        assertThat(w.paysTaken()).isEqualTo(2);
+    }
+
+    @Test
     @DisplayName("pays from 16 threads at once still take every pool order exactly once")
     void concurrentPaysTakeEachOrderOnce() throws Exception {
         FakeTarget target = new FakeTarget();
@@ -152,12 +163,13 @@ class BookWorkloadTest {
         AtomicInteger exhausted = new AtomicInteger();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < 16; t++) {
+            long firstSequence = 1 + t * 1_000L;
             threads.add(Thread.ofPlatform().start(() -> {
                 try {
                     go.await();
                     for (int i = 0; i < 110; i++) { // 1,760 pays for 1,600 orders
                         try {
-                            w.execute(1, BookWorkload.PAY, ctx(1));
+                            w.execute(firstSequence + i, BookWorkload.PAY, ctx(firstSequence + i));
                         } catch (PoolExhaustedException e) {
                             exhausted.incrementAndGet();
                         }

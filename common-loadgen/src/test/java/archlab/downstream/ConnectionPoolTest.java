@@ -1,0 +1,175 @@
+package archlab.downstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import archlab.downstream.ConnectionPool.Settings;
+import archlab.downstream.ConnectionPool.Waits;
+import archlab.loadgen.RequestContext;
+import archlab.loadgen.testing.FakeClock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The pool's two ways of waiting, on one fake clock: the caller's deadline reaches the wait, or it does not. */
+class ConnectionPoolTest {
+
+    private static final Duration POOL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final FakeClock clock = new FakeClock();
+    /** A thread per task: the common pool may have one thread on a 2-core machine, and these tasks block. */
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
+
+    private static ConnectionPool pool(int max, Waits waits) {
+        return new ConnectionPool("payments", new Settings(max, POOL_TIMEOUT, waits));
+    }
+
+    @Test
+    @DisplayName("a deadline-aware wait lasts at most what is left of the caller's deadline, and never more than the pool's timeout")
+    void deadlineAwareBudgetIsTheEarlierOfDeadlineAndPoolTimeout() {
+        ConnectionPool pool = pool(1, Waits.CALLER_DEADLINE);
+        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(150));
+        assertThat(pool.waitBudgetNanos(ctx)).isEqualTo(Duration.ofMillis(50).toNanos());
+        clock.advance(Duration.ofMillis(60));
+        assertThat(pool.waitBudgetNanos(ctx)).isNegative();
+        RequestContext patient = RequestContext.withTimeout(clock, Duration.ofMinutes(5));
+        assertThat(pool.waitBudgetNanos(patient)).isEqualTo(POOL_TIMEOUT.toNanos());
+    }
+
+    @Test
+    @DisplayName("a wait as pools ship lasts the pool's own timeout, however long ago the caller's deadline passed")
+    void shippedBudgetIgnoresTheDeadline() {
+        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
+        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(pool.waitBudgetNanos(ctx)).isEqualTo(POOL_TIMEOUT.toNanos());
+    }
+
+    @Test
+    @DisplayName("the call works to the caller's deadline when the pool does, and to the pool's own timeout (from when it got its connection) when it ships that way")
+    void theCallGetsTheDeadlineThePoolWorksTo() {
+        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(250));
+        RequestContext deadlineAware = pool(1, Waits.CALLER_DEADLINE).call(ctx, c -> c);
+        RequestContext shipped = pool(1, Waits.POOL_TIMEOUT).call(ctx, c -> c);
+        assertThat(deadlineAware).isSameAs(ctx);
+        assertThat(deadlineAware.remainingNanos()).isNegative();
+        assertThat(shipped.remainingNanos()).as("30 s of the pool's own, the caller gone 50 ms ago").isEqualTo(POOL_TIMEOUT.toNanos());
+        assertThat(shipped.sequence()).isEqualTo(ctx.sequence());
+    }
+
+    @Test
+    @DisplayName("a full pool turns away a deadline-aware caller whose deadline has passed at once: nothing sent, one wait timeout counted")
+    void expiredCallerGivesUpAtOnce() throws Exception {
+        ConnectionPool pool = pool(1, Waits.CALLER_DEADLINE);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
+        RequestContext late = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(250));
+        AtomicBoolean sent = new AtomicBoolean();
+
+        assertThatThrownBy(() -> pool.call(late, c -> sent.getAndSet(true)))
+                .isInstanceOf(ConnectionWaitTimeoutException.class)
+                .hasMessageContaining("payments pool: no connection")
+                .hasMessageContaining("waits=caller_deadline")
+                .satisfies(e -> assertThat(((DownstreamTimeoutException) e).passedOnArrival()).isTrue());
+        assertThat(sent).isFalse();
+        release.countDown();
+        holder.get(5, TimeUnit.SECONDS);
+        ConnectionPool.Snapshot s = pool.snapshot();
+        assertThat(s.waitTimeouts()).isEqualTo(1);
+        assertThat(s.acquired()).isEqualTo(1);
+        assertThat(s.waitingMax()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a full pool as shipped keeps a caller whose deadline passed long ago in line, and sends its call when a connection comes back")
+    void shippedPoolServesAnExpiredCaller() throws Exception {
+        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
+        RequestContext late = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofSeconds(1));
+        AtomicBoolean sent = new AtomicBoolean();
+
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> pool.call(late, c -> sent.getAndSet(true)), threads);
+        awaitWaiting(pool, 1);
+        assertThat(sent).as("still in line").isFalse();
+        release.countDown();
+        waiter.get(5, TimeUnit.SECONDS);
+        holder.get(5, TimeUnit.SECONDS);
+
+        assertThat(sent).as("sent 800 ms after its caller's deadline").isTrue();
+        ConnectionPool.Snapshot s = pool.snapshot();
+        assertThat(s.acquired()).isEqualTo(2);
+        assertThat(s.waited()).isEqualTo(1);
+        assertThat(s.waitTimeouts()).isZero();
+        assertThat(s.inUseMax()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("the high-water mark counts connections in use at once, never more than the pool holds")
+    void highWaterMark() throws Exception {
+        ConnectionPool pool = pool(2, Waits.CALLER_DEADLINE);
+        CountDownLatch held = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> a = holdOneConnection(pool, held, release);
+        CompletableFuture<Void> b = holdOneConnection(pool, held, release);
+        assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.inUse()).isEqualTo(2);
+        release.countDown();
+        a.get(5, TimeUnit.SECONDS);
+        b.get(5, TimeUnit.SECONDS);
+        assertThat(pool.snapshot().inUseMax()).isEqualTo(2);
+        assertThat(pool.snapshot().waited()).isZero();
+        assertThat(pool.inUse()).isZero();
+    }
+
+    @Test
+    @DisplayName("bad settings are refused with the value named")
+    void badSettings() {
+        assertThatThrownBy(() -> new Settings(0, POOL_TIMEOUT, Waits.POOL_TIMEOUT)).hasMessageContaining("at least 1 connection, was 0");
+        assertThatThrownBy(() -> new Settings(1, Duration.ZERO, Waits.POOL_TIMEOUT)).hasMessageContaining("acquisitionTimeout must be positive");
+    }
+
+    /** Takes a connection on another thread and keeps it until {@code release}. */
+    private CompletableFuture<Void> holdOneConnection(ConnectionPool pool, CountDownLatch held, CountDownLatch release)
+            throws InterruptedException {
+        long before = held.getCount();
+        CompletableFuture<Void> f = CompletableFuture.runAsync(() -> pool.call(RequestContext.withTimeout(clock, Duration.ofMinutes(5)), c -> {
+            held.countDown();
+            try {
+                return release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), threads);
+        while (held.getCount() == before) {
+            Thread.onSpinWait();
+        }
+        return f;
+    }
+
+    private static void awaitWaiting(ConnectionPool pool, int n) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (pool.waiting() < n) {
+            assertThat(System.nanoTime()).as("a caller in line within 5 s").isLessThan(until);
+            Thread.onSpinWait();
+        }
+    }
+}
