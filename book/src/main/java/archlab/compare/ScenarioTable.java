@@ -4,7 +4,6 @@ import java.util.Optional;
 import java.time.Duration;
 import archlab.timeline.Recovery;
 import archlab.timeline.Interval;
-import archlab.scenario.Timeline.Window;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportWriter;
 import archlab.scenario.Scenario;
@@ -45,18 +44,20 @@ public final class ScenarioTable {
     /**
      * One scenario run of one checkpoint. "n/a" figures are {@link MoneyEvidence#NOT_MEASURED}.
      *
-     * <p>The last four: attempts per planned request; the {@link Recovery} verdict's word ({@value #NO_TRIGGER} for a
-     * scenario without a trigger); how many ms after the trigger's end the run was back ({@value #NEVER}: never, or no
-     * trigger); and 1 if the verdict is yes, else 0 (a number, for the book's {@code holds:} conditions).
+     * <p>The last five: attempts per planned request; the {@link Recovery} verdict's word ({@value #NO_TRIGGER} for a
+     * scenario without a trigger); completed / offered before the trigger ({@value #NEVER}: no trigger); the start of the
+     * interval (ms since the run began) from which the run stayed back ({@value #NEVER}: never, or no trigger); and 1
+     * if the verdict is yes, else 0 (numbers, for the book's {@code holds:} conditions).
      */
     public record Row(String scenario, String module, long offered, long completed, long timedOut, long failed,
                       long rejected, double rpsCompleted, long p50Millis, long p99Millis, long p999Millis,
                       double maxOverrunMillis, long charges, long doubleCharges, long chargedNotPaid,
                       long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked,
-                      double amplification, String recovered, long recoveredAfterMillis, int recoveredWithinBound) {
+                      double amplification, String recovered, double shareBeforeTrigger, long recoveredAtMillis,
+                      int recoveredWithinBound) {
     }
 
-    /** {@link Row#recoveredAfterMillis()} when there is nothing to say: no trigger, or never back. */
+    /** {@link Row#recoveredAtMillis()} and {@link Row#shareBeforeTrigger()} when there is nothing to say: no trigger, or never back. */
     static final long NEVER = -1;
 
     /** No trigger in the scenario: nothing to recover from. */
@@ -88,8 +89,8 @@ public final class ScenarioTable {
                     money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
                     money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1),
                     amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
-                    recovery.filter(r -> !Double.isNaN(r.recoveredAtMillis()))
-                            .map(r -> Math.round(r.recoveredAtMillis() - r.triggerEndMillis())).orElse(NEVER),
+                    recovery.filter(r -> !Double.isNaN(r.goodputShareBefore())).map(Recovery::goodputShareBefore).orElse((double) NEVER),
+                    recovery.filter(r -> !Double.isNaN(r.recoveredAtMillis())).map(r -> Math.round(r.recoveredAtMillis())).orElse(NEVER),
                     recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);
@@ -99,15 +100,14 @@ public final class ScenarioTable {
     /** The recovery verdict from a saved timeline, for a catalogue scenario with a trigger. */
     static Optional<Recovery> recoveryOf(String scenario, JsonNode timeline) {
         Optional<Scenario> known = Scenario.catalogue().stream().filter(s -> s.name().equals(scenario)).findFirst();
-        if (known.isEmpty() || known.get().trigger().isEmpty()) {
+        if (known.isEmpty()) {
             return Optional.empty();
         }
-        Window trigger = known.get().trigger().orElseThrow();
         List<Interval> intervals = new ArrayList<>();
         timeline.path("intervals").forEach(i -> intervals.add(INTERVALS.convertValue(i, Interval.class)));
         List<Interval> run = intervals.stream().filter(i -> i.phase().equals(Interval.RUN)).toList();
         Duration length = timeline.path("interval").isMissingNode() ? Duration.ZERO : Duration.parse(timeline.path("interval").asText());
-        return Optional.of(Recovery.judge(run, length, trigger.from(), trigger.to(), Scenario.RECOVERY_BOUND));
+        return known.get().recovery(run, length);
     }
 
     /**
@@ -142,7 +142,9 @@ public final class ScenarioTable {
         }
         sb.append("\namplification = attempts the callers sent / planned requests (1.00: nobody retried); recovered = from a point within ")
                 .append(Scenario.RECOVERY_BOUND.toMillis())
-                .append(" ms of the trigger's end, every window of three 100 ms intervals to the end of the run completed >= 95% of what it offered,")
+                .append(" ms of the trigger's end, every window of ").append(Recovery.WINDOW)
+                .append(" consecutive intervals to the end of the run completed >= ").append(Math.round(100 * Recovery.SHARE))
+                .append("% of what it offered,")
                 .append(" judged from the run's timeline; \"down before the trigger\": under 95% before it, nothing to recover to;")
                 .append(" \"-\": the scenario has no trigger.\n");
         sb.append("\nScenarios (the book's load in each: 1,500 req/s, 3 s, timeout 200 ms):\n\n");
@@ -153,13 +155,14 @@ public final class ScenarioTable {
         return sb.toString();
     }
 
-    /** @return the recovered cell: the verdict, with how long after the trigger's end the run was back */
+    /** @return the recovered cell: the verdict, with the interval from which the run stayed back */
     static String recovered(Row r) {
         boolean judged = r.recovered().equals(Recovery.Verdict.YES.text()) || r.recovered().equals(Recovery.Verdict.NO.text());
-        if (r.recoveredAfterMillis() == NEVER || !judged) {
+        if (r.recoveredAtMillis() == NEVER || !judged) {
             return r.recovered();
         }
-        return String.format(Locale.ROOT, "%s (back %d ms after)", r.recovered(), r.recoveredAfterMillis());
+        // the start of an interval: the time axis' resolution, not a measured recovery time
+        return String.format(Locale.ROOT, "%s (back from %.1f s)", r.recovered(), r.recoveredAtMillis() / 1e3);
     }
 
     /** Writes {@code scenarios.md} and {@code scenarios.json} to {@code dir}; returns the Markdown file. */

@@ -37,7 +37,7 @@ class ScenarioTableTest {
     }
 
     @Test
-    @DisplayName("retry-storm: amplification = attempts / offered; recovered from the saved timeline, with how long after the trigger's end (2.0 s)")
+    @DisplayName("retry-storm: amplification = attempts / offered; recovered from the saved timeline, with the interval it stayed back from")
     void retryStormColumns(@TempDir Path dir) throws Exception {
         Path back = Files.writeString(dir.resolve("a.json"), report("retry-storm", 9_000, dipUntil(21)));
         Path down = Files.writeString(dir.resolve("b.json"), report("retry-storm", 5_000, dipUntil(30)));
@@ -45,13 +45,14 @@ class ScenarioTableTest {
         ScenarioTable.Row r = ScenarioTable.read(back);
         assertThat(r.amplification()).isEqualTo(2.0);
         assertThat(r.recovered()).isEqualTo("yes");
-        assertThat(r.recoveredAfterMillis()).isEqualTo(100);
+        assertThat(r.recoveredAtMillis()).isEqualTo(2_100);
+        assertThat(r.shareBeforeTrigger()).isEqualTo(1.0);
         assertThat(r.recoveredWithinBound()).isEqualTo(1);
         ScenarioTable.Row d = ScenarioTable.read(down);
         assertThat(d.recovered()).isEqualTo("no");
-        assertThat(d.recoveredAfterMillis()).isEqualTo(ScenarioTable.NEVER);
+        assertThat(d.recoveredAtMillis()).isEqualTo(ScenarioTable.NEVER);
         assertThat(d.recoveredWithinBound()).isZero();
-        assertThat(ScenarioTable.markdown(List.of(r, d))).contains("| 2.00 |", "| yes (back 100 ms after) |", "| no |");
+        assertThat(ScenarioTable.markdown(List.of(r, d))).contains("| 2.00 |", "| yes (back from 2.1 s) |", "| no |");
     }
 
     @Test

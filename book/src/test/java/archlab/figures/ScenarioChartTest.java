@@ -16,7 +16,7 @@ class ScenarioChartTest {
 
     private static ScenarioTable.Row row(String scenario, String module, long completed, long chargedNotPaid, long doubleCharges) {
         return new ScenarioTable.Row(scenario, module, 4_500, completed, 4_500 - completed, 0, 0, completed / 3.0,
-                200, 210, 220, 12.5, 200, doubleCharges, chargedNotPaid, -1, -1, -1, 1.0, "-", -1, 0);
+                200, 210, 220, 12.5, 200, doubleCharges, chargedNotPaid, -1, -1, -1, 1.0, "-", -1, -1, 0);
     }
 
     @Test

@@ -70,13 +70,13 @@ final class BookLab implements LabFixture {
 
     /** One of chapter 12.3's scenarios and the chapter's service; its time windows open relative to the start of the run. */
     BookLab(Scenario scenario) {
-        this(scenario, new Timeline(NanoClock.SYSTEM));
+        this(scenario, new Timeline(NanoClock.SYSTEM), OrderServiceSettings.DEFAULT);
     }
 
-    private BookLab(Scenario scenario, Timeline timeline) {
-        this(scenario.newDownstream(timeline, OrderServiceSettings.DEFAULT.paymentPoolWaits()), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
+    private BookLab(Scenario scenario, Timeline timeline, OrderServiceSettings serviceSettings) {
+        this(scenario.newDownstream(timeline, serviceSettings.paymentPoolWaits()), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
                 scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
-                OrderServiceSettings.DEFAULT, BookWorkload.DEFAULT_POOL);
+                serviceSettings, BookWorkload.DEFAULT_POOL);
     }
 
     private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,

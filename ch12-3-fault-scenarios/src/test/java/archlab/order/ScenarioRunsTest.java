@@ -63,7 +63,7 @@ class ScenarioRunsTest {
     static final Duration OVERRUN_BOUND = Duration.ofMillis(5);
 
     @Test
-    @DisplayName("under every scenario no caller is held more than a few ms past its deadline (per-call budgets, compensation off the request path)")
+    @DisplayName("under every scenario the service answers every request (every attempt, where callers retry) within a few ms of its deadline (per-call budgets, compensation off the request path, pool waits on the caller's deadline)")
     void noCallerHeldPastItsDeadline() {
         outcomes.forEach((name, o) -> assertThat(Duration.ofNanos(o.run().maxOverrunNanos()))
                 .as(name + " max overrun past the deadline").isLessThanOrEqualTo(OVERRUN_BOUND));

@@ -136,27 +136,34 @@ public final class ConnectionPool {
     // tag::acquire[]
     public <T> T call(RequestContext ctx, Function<RequestContext, T> call) {
         long begin = ctx.clock().nanoTime();
-        boolean free = connections.tryAcquire();
-        if (!free) {
-            long budgetNanos = waitBudgetNanos(ctx);
-            int line = waiting.incrementAndGet();
-            waitingMax.accumulate(line);
-            try {
-                free = budgetNanos > 0 && connections.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new DownstreamException(name, -1, "interrupted waiting for a connection", e);
-            } finally {
-                waiting.decrementAndGet();
-                waitNanos.record(ctx.clock().nanoTime() - begin);
-            }
+        boolean free;
+        try {
+            // not tryAcquire(): that one barges past callers already in line, even on a fair semaphore
+            free = connections.tryAcquire(0, TimeUnit.NANOSECONDS);
             if (!free) {
-                waitTimeouts.increment();
-                throw new ConnectionWaitTimeoutException(name, Duration.ofNanos(ctx.clock().nanoTime() - begin), settings);
+                long budgetNanos = waitBudgetNanos(ctx);
+                if (budgetNanos > 0) {
+                    waitingMax.accumulate(waiting.incrementAndGet());
+                    try {
+                        free = connections.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS);
+                    } finally {
+                        waiting.decrementAndGet();
+                    }
+                }
+                waitNanos.record(ctx.clock().nanoTime() - begin);
+                if (free) {
+                    waited.increment();
+                }
+            } else {
+                waitNanos.record(0);
             }
-            waited.increment();
-        } else {
-            waitNanos.record(0);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DownstreamException(name, -1, "interrupted waiting for a connection", e);
+        }
+        if (!free) {
+            waitTimeouts.increment();
+            throw new ConnectionWaitTimeoutException(name, Duration.ofNanos(ctx.clock().nanoTime() - begin), settings);
         }
         acquired.increment();
         inUseMax.accumulate(inUse.incrementAndGet());

@@ -27,6 +27,9 @@ import java.util.SplittableRandom;
 public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration backoffCap, RetryBudget.Settings budget,
                                 long seed) {
 
+    /** The longest back-off cap a policy may have: a caller that waits longer between attempts has gone home. */
+    public static final Duration MAX_BACKOFF = Duration.ofHours(1);
+
     /** Callers that never retry: the runner as it always was. */
     public static final ClientRetryPolicy NONE = new ClientRetryPolicy(1, Duration.ZERO, Duration.ZERO, null, 0);
 
@@ -39,6 +42,18 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
         if (backoffBase.isNegative() || backoffCap.compareTo(backoffBase) < 0) {
             throw new IllegalArgumentException("back-off must satisfy 0 <= base <= cap, was base=" + backoffBase + " cap=" + backoffCap);
         }
+        if (backoffCap.compareTo(MAX_BACKOFF) > 0) {
+            throw new IllegalArgumentException("the back-off cap must be at most " + MAX_BACKOFF + ", was " + backoffCap);
+        }
+    }
+
+    /**
+     * @param timeout each attempt's timeout
+     * @return the longest a request can take from its planned start: every attempt timing out, every back-off at its cap
+     */
+    public long longestRequestNanos(Duration timeout) {
+        return Math.addExact(Math.multiplyExact(maxAttempts, timeout.toNanos()),
+                Math.multiplyExact(maxAttempts - 1L, backoffCap.toNanos()));
     }
 
     /** @return up to {@code maxAttempts} attempts, each retry sent the moment the last one failed or timed out */
@@ -82,18 +97,20 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
         if (base == 0) {
             return 0;
         }
-        long ceiling = Math.min(backoffCap.toNanos(), base << Math.min(retry - 1, 30));
+        long cap = backoffCap.toNanos();
+        // base·2^(retry-1), saturating at the cap instead of overflowing the shift
+        long ceiling = retry - 1 >= Long.numberOfLeadingZeros(base) - 1 ? cap : Math.min(cap, base << (retry - 1));
         return new SplittableRandom(seed ^ (sequence * 0x9e3779b97f4a7c15L) ^ retry).nextLong(ceiling + 1);
     }
 
-    /** @return e.g. {@code attempts=3 backoff=immediate budget=none} or {@code attempts=3 backoff=10ms..200ms budget=10%+10} */
+    /** @return e.g. {@code max_attempts=3 backoff=immediate budget=none} or {@code max_attempts=3 backoff=jittered 10ms..200ms budget=10%+10} */
     public String describe() {
         if (!retries()) {
             return "none";
         }
         String backoff = backoffBase.isZero() ? "immediate"
                 : "jittered " + backoffBase.toMillis() + "ms.." + backoffCap.toMillis() + "ms";
-        return String.format(Locale.ROOT, "attempts=%d backoff=%s budget=%s", maxAttempts, backoff,
+        return String.format(Locale.ROOT, "max_attempts=%d backoff=%s budget=%s", maxAttempts, backoff,
                 budget == null ? "none" : budget.describe());
     }
 }

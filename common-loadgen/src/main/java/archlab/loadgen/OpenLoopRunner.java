@@ -86,7 +86,7 @@ public final class OpenLoopRunner {
     OpenLoopRunner(NanoClock clock, TimelineSettings timeline, LongConsumer backoff) {
         this.clock = clock;
         this.timeline = java.util.Objects.requireNonNull(timeline, "timeline");
-        this.backoff = backoff != null ? backoff : nanos -> waitUntil(clock.nanoTime() + nanos);
+        this.backoff = backoff != null ? backoff : nanos -> parkUntil(clock.nanoTime() + nanos);
     }
 
     /** Runs the warm-up (if any), then the measured run, and returns the measured figures with the run's timeline. */
@@ -132,7 +132,7 @@ public final class OpenLoopRunner {
             }
         }
         // end::schedule[]
-        long lastDeadline = t0 + offsets[count - 1] + spec.timeout().toNanos();
+        long lastDeadline = t0 + offsets[count - 1] + spec.retries().longestRequestNanos(spec.timeout());
         long waitNanos = Math.max(0, lastDeadline - clock.nanoTime()) + DRAIN_GRACE.toNanos();
         boolean drained;
         try {
@@ -143,15 +143,24 @@ public final class OpenLoopRunner {
         }
         // attempts their callers gave up on may still be running: the run is not over while they hold work
         long graceEnd = System.nanoTime() + DRAIN_GRACE.toNanos();
-        while (phase.liveAttempts.get() > 0 && System.nanoTime() < graceEnd) {
+        while (phase.liveAttempts.get() > 0 && System.nanoTime() < graceEnd && !Thread.currentThread().isInterrupted()) {
             LockSupport.parkNanos(1_000_000L);
         }
         phase.offered = offered;
         phase.notStarted = notStarted;
-        phase.unfinished = (drained ? 0 : phase.done.getCount()) + phase.liveAttempts.get();
+        phase.unfinished = drained ? 0 : phase.done.getCount();
+        phase.attemptsStillRunning = phase.liveAttempts.get();
         phase.wallNanos = Math.max(phase.lastEnd.get(), t0) - t0;
         phase.countPlanned(sequenceOffset, count);
         return phase;
+    }
+
+    /** Parks until the clock has passed {@code untilNanos}; never spins: a back-off's precision does not matter. */
+    private void parkUntil(long untilNanos) {
+        long remaining;
+        while ((remaining = untilNanos - clock.nanoTime()) > 0 && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(remaining);
+        }
     }
 
     private void waitUntil(long plannedNanos) {
@@ -194,6 +203,7 @@ public final class OpenLoopRunner {
         long offered;
         long notStarted;
         long unfinished;
+        long attemptsStillRunning;
         long wallNanos;
 
         Phase(LoadSpec spec, int count, Workload workload, IntervalRecorder recorder) {
@@ -221,6 +231,15 @@ public final class OpenLoopRunner {
             }
         }
 
+        /** Counts a request's start: started, its send lag, on the timeline. @return the start, on the run's clock */
+        long start(long plannedNanos) {
+            long startNanos = clock.nanoTime();
+            started.increment();
+            sendLag.record(startNanos - plannedNanos);
+            recorder.started(startNanos - plannedNanos);
+            return startNanos;
+        }
+
         void execute(long sequence, long plannedNanos) {
             if (retry.retries()) {
                 try {
@@ -231,10 +250,7 @@ public final class OpenLoopRunner {
                 return;
             }
             try {
-                long startNanos = clock.nanoTime();
-                started.increment();
-                sendLag.record(startNanos - plannedNanos);
-                recorder.started(startNanos - plannedNanos);
+                long startNanos = start(plannedNanos);
                 String operation = operationOf(sequence);
                 RequestTrace requestTrace = spec.traceEvery() > 0 && sequence % spec.traceEvery() == 0
                         ? new RequestTrace(clock, plannedNanos) : null;
@@ -272,34 +288,36 @@ public final class OpenLoopRunner {
         // tag::retries[]
         /** One request as a caller that retries sends it: attempts until one is not retried, or none may be. */
         private void executeRetrying(long sequence, long plannedNanos) {
-            long startNanos = clock.nanoTime();
-            started.increment();
-            sendLag.record(startNanos - plannedNanos);
-            recorder.started(startNanos - plannedNanos);
+            start(plannedNanos);
             String operation = operationOf(sequence);
             long attemptPlanned = plannedNanos;
-            Attempt last;
-            for (int attempt = 1; ; attempt++) {
-                attempts.increment();
-                if (attempt == 1) {
-                    if (budget != null) {
-                        budget.firstAttempt();
+            Attempt last = null;
+            try {
+                for (int attempt = 1; ; attempt++) {
+                    attempts.increment();
+                    if (attempt == 1) {
+                        if (budget != null) {
+                            budget.firstAttempt();
+                        }
+                    } else {
+                        recorder.retried();
                     }
-                } else {
-                    recorder.retried(attempt);
+                    last = attempt(sequence, operation, attemptPlanned);
+                    if (!retry.retriesAfter(last.outcome()) || attempt >= retry.maxAttempts()) {
+                        break;
+                    }
+                    if (budget != null && !budget.tryRetry()) {
+                        break; // over budget: the request ends with this attempt's outcome
+                    }
+                    long waitNanos = retry.backoffNanos(attempt, sequence);
+                    if (waitNanos > 0) {
+                        backoff.accept(waitNanos);
+                    }
+                    attemptPlanned = clock.nanoTime();
                 }
-                last = attempt(sequence, operation, attemptPlanned);
-                if (!retry.retriesAfter(last.outcome()) || attempt >= retry.maxAttempts()) {
-                    break;
-                }
-                if (budget != null && !budget.tryRetry()) {
-                    break; // over budget: the request ends with this attempt's outcome
-                }
-                long waitNanos = retry.backoffNanos(attempt, sequence);
-                if (waitNanos > 0) {
-                    backoff.accept(waitNanos);
-                }
-                attemptPlanned = clock.nanoTime();
+            } catch (RuntimeException | Error e) {
+                // a bug of the runner's own (a back-off it cannot compute): the request still ends, as failed
+                last = new Attempt(Outcome.FAILED, e, clock.nanoTime());
             }
             lastEnd.accumulate(last.endNanos());
             record(operation, last.outcome(), last.endNanos() - plannedNanos, last.error());
@@ -313,39 +331,42 @@ public final class OpenLoopRunner {
         private Attempt attempt(long sequence, String operation, long attemptPlanned) {
             long deadlineNanos = attemptPlanned + timeoutNanos;
             RequestContext ctx = new RequestContext(sequence, attemptPlanned, new Deadline(deadlineNanos), clock, Trace.OFF);
-            CompletableFuture<Throwable> answer = new CompletableFuture<>();
+            CompletableFuture<Answer> answer = new CompletableFuture<>();
             liveAttempts.incrementAndGet();
             Runnable send = () -> {
-                Throwable error = NO_ERROR;
+                Throwable error = null;
                 try {
                     workload.execute(sequence, operation, ctx);
                 } catch (Throwable t) {
                     error = t;
                 } finally {
-                    maxOverrun.accumulate(clock.nanoTime() - deadlineNanos);
+                    long endNanos = clock.nanoTime();
+                    maxOverrun.accumulate(endNanos - deadlineNanos);
                     liveAttempts.decrementAndGet();
-                    answer.complete(error);
+                    answer.complete(new Answer(error, endNanos));
                 }
             };
             try {
                 Thread thread = spec.threads().factory().newThread(send);
+                if (thread == null) {
+                    throw new IllegalStateException("thread factory returned null");
+                }
                 thread.start();
             } catch (OutOfMemoryError | RuntimeException e) {
                 liveAttempts.decrementAndGet();
-                answer.complete(e);
+                answer.complete(new Answer(e, clock.nanoTime()));
             }
-            Throwable error = awaitUntil(answer, deadlineNanos);
-            long endNanos = clock.nanoTime();
-            if (error == null) {
+            Answer got = awaitUntil(answer, deadlineNanos);
+            if (got == null) {
                 abandoned.increment();
-                return new Attempt(Outcome.TIMED_OUT, GAVE_UP, endNanos);
+                return new Attempt(Outcome.TIMED_OUT, GAVE_UP, Math.max(deadlineNanos, clock.nanoTime()));
             }
-            Throwable thrown = error == NO_ERROR ? null : error;
-            return new Attempt(classify(endNanos - attemptPlanned, thrown), thrown, endNanos);
+            // classified and timed by when the attempt answered, not by when its caller's thread woke up to it
+            return new Attempt(classify(got.endNanos() - attemptPlanned, got.error()), got.error(), got.endNanos());
         }
 
-        /** @return the attempt's answer ({@link #NO_ERROR} for a success), or null once its deadline passed first */
-        private Throwable awaitUntil(CompletableFuture<Throwable> answer, long deadlineNanos) {
+        /** @return the attempt's answer, or null once its deadline passed first */
+        private Answer awaitUntil(CompletableFuture<Answer> answer, long deadlineNanos) {
             while (true) {
                 if (answer.isDone()) {
                     return answer.join();
@@ -362,7 +383,7 @@ public final class OpenLoopRunner {
                     Thread.currentThread().interrupt();
                     return null;
                 } catch (ExecutionException e) {
-                    return e.getCause();
+                    throw new IllegalStateException("an attempt's answer is never completed exceptionally", e);
                 }
             }
         }
@@ -414,7 +435,7 @@ public final class OpenLoopRunner {
                     totals[Outcome.POOL_EXHAUSTED.ordinal()], unfinished, wallNanos,
                     latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
                     maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests, timeline, hiccups, attempts.sum(),
-                    budget == null ? 0 : budget.denied(), abandoned.sum());
+                    budget == null ? 0 : budget.denied(), abandoned.sum(), attemptsStillRunning);
         }
     }
 
@@ -422,12 +443,18 @@ public final class OpenLoopRunner {
     private record Attempt(Outcome outcome, Throwable error, long endNanos) {
     }
 
-    /** An attempt that answered without an error (a CompletableFuture cannot hold null as "no error" and "no answer" both). */
-    private static final Throwable NO_ERROR = new Throwable("no error", null, false, false) {
-    };
+    /** What an attempt's own thread saw: its error (null: none) and when it answered, on the run's clock. */
+    private record Answer(Throwable error, long endNanos) {
+    }
 
-    /** The cause of a timed-out attempt its caller stopped waiting for. */
-    private static final Throwable GAVE_UP = new DeadlineExceededException("the caller stopped waiting for the attempt");
+    /** The cause of a timed-out attempt its caller stopped waiting for: a failure cause of its own in the report. */
+    private static final class CallerGaveUp extends DeadlineExceededException {
+        CallerGaveUp() {
+            super("the caller stopped waiting for the attempt");
+        }
+    }
+
+    private static final Throwable GAVE_UP = new CallerGaveUp();
 
     private static final class OperationAccumulator {
         final String operation;

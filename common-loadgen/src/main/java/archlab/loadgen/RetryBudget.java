@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A retry budget shared by the callers of one run: retries may add at most {@code ratio} of the first attempts, plus
+ * A retry budget shared by the callers of one phase of a run (the measured run and a runner warm-up have one each): retries may add at most {@code ratio} of the first attempts, plus
  * a small reserve so a quiet service still gets its odd retry (the idea of Finagle's and gRPC's retry budgets).
  *
  * <p>The trap it avoids: "3 attempts" is a per-request limit, and a per-request limit does not bound the load. When

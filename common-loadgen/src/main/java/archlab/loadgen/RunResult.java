@@ -14,8 +14,9 @@ import java.util.Map;
  * @param offered          requests planned and sent: {@code rate × duration} exactly (those whose thread could not start are counted here and in {@code notStarted})
  * @param started          requests whose task began running
  * @param notStarted       requests whose thread could not be created (the run says so, never hides it)
- * @param completed        ok within the timeout
- * @param timedOut         finished at or after planned start + timeout (the deadline had expired)
+ * @param completed        ok within the timeout (when callers retry: the last attempt was, within its own timeout)
+ * @param timedOut         finished at or after planned start + timeout (the deadline had expired; when callers retry:
+ *                         the last attempt's)
  * @param failed           an error before the timeout
  * @param rejected         refused at once by the service
  * @param poolExhausted    nothing left to send (e.g. no pre-created order left to pay)
@@ -25,7 +26,9 @@ import java.util.Map;
  * @param operations       the same, per operation
  * @param sendLag          how late each request's task actually started against its plan
  * @param failureCauses    failed and timed-out requests by exception class (timed out without an error: "none")
- * @param maxOverrunNanos  the largest amount by which a request finished past its deadline, 0 if none did
+ * @param maxOverrunNanos  the largest amount by which a request finished past its deadline, 0 if none did; when callers
+ *                         retry, by which the service answered an attempt past that attempt's deadline, whether its
+ *                         caller still waited or not (how long the service worked for a caller that had given up)
  * @param segments         "where the time went", per operation and segment (empty when tracing is off)
  * @param tracedRequests   how many requests were traced
  * @param warmupRequests   requests of the warm-up, excluded from every figure above
@@ -36,6 +39,8 @@ import java.util.Map;
  * @param attempts         attempts the callers sent, first attempts and retries ({@code == started} when nobody retried)
  * @param retriesDenied    retries the {@link RetryBudget} did not allow (the request ended with its last attempt's outcome)
  * @param abandoned        attempts the caller stopped waiting for at their deadline, the service still working on them
+ * @param attemptsStillRunning abandoned attempts the service was still working on when the runner stopped waiting (a
+ *                         hang: reported, never hidden; their requests had ended, so they are not in {@code unfinished})
  */
 public record RunResult(
         LoadSpec spec,
@@ -61,7 +66,8 @@ public record RunResult(
         HiccupSummary hiccups,
         long attempts,
         long retriesDenied,
-        long abandoned) {
+        long abandoned,
+        long attemptsStillRunning) {
 
     /** A run whose callers never retried: one attempt per started request. */
     public RunResult(LoadSpec spec, long offered, long started, long notStarted, long completed, long timedOut,
@@ -71,7 +77,7 @@ public record RunResult(
                      long tracedRequests, long warmupRequests, RunTimeline timeline, HiccupSummary hiccups) {
         this(spec, offered, started, notStarted, completed, timedOut, failed, rejected, poolExhausted, unfinished,
                 wallNanos, latency, operations, sendLag, failureCauses, maxOverrunNanos, segments, tracedRequests,
-                warmupRequests, timeline, hiccups, started, 0, 0);
+                warmupRequests, timeline, hiccups, started, 0, 0, 0);
     }
 
     /** @return attempts per planned request: 1.0 when nobody retried; 0 for a run that offered nothing */
@@ -118,7 +124,7 @@ public record RunResult(
     public RunResult withTimeline(RunTimeline t) {
         return new RunResult(spec, offered, started, notStarted, completed, timedOut, failed, rejected, poolExhausted,
                 unfinished, wallNanos, latency, operations, sendLag, failureCauses, maxOverrunNanos, segments,
-                tracedRequests, warmupRequests, t, hiccups, attempts, retriesDenied, abandoned);
+                tracedRequests, warmupRequests, t, hiccups, attempts, retriesDenied, abandoned, attemptsStillRunning);
     }
 
     /** @return completed requests per second of wall time */

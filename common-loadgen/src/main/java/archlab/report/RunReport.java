@@ -103,8 +103,9 @@ public record RunReport(
         out.add(hiccupLine(r.hiccups()));
         out.add(r.timeline().line(name + IntervalLog.SUFFIX));
         if (r.spec().retries().retries()) {
-            out.add(String.format(Locale.ROOT, "clients retry %s attempts=%d planned=%d amplification=%.2f abandoned=%d retries_denied=%d",
-                    r.spec().retries().describe(), r.attempts(), r.offered(), r.amplification(), r.abandoned(), r.retriesDenied()));
+            out.add(String.format(Locale.ROOT, "clients retry %s attempts=%d planned=%d amplification=%.2f abandoned=%d retries_denied=%d still_running=%d",
+                    r.spec().retries().describe(), r.attempts(), r.offered(), r.amplification(), r.abandoned(), r.retriesDenied(),
+                    r.attemptsStillRunning()));
         }
         if (downstream.paymentPool() != null) {
             out.add(downstream.paymentPool().reportLine("payment"));
@@ -130,7 +131,7 @@ public record RunReport(
                 "settings rate=%d/s duration=%s timeout=%s arrival=%s threads=%s warmup=%s trace=%s",
                 s.ratePerSecond(), seconds(s.duration()), millis(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), warmups(),
-                s.traceEvery() == 0 ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
+                s.traceEvery() == 0 || s.retries().retries() ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
         out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
                 environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
                 environment.maxHeapMiB(), environment.at(), environment.session()));

@@ -143,12 +143,13 @@ public record Scenario(
      *   <li><b>ch12-1</b>: its global lock, not the pool. Pays go through the lock one at a time, so the pool never has
      *       more than one call; the service is down before the trigger, its callers' retries multiply the requests,
      *       and a retried pay without an idempotency key is a second charge.</li>
-     *   <li><b>ch12-2</b>: its claim and its token bucket. A retried pay finds its order PAYING and is refused at once,
-     *       or is refused at the door, so the retries never reach the pool and the line drains once the trigger ends;
-     *       but its client waits as the pool ships, and a pay stands in line far past its caller's deadline.</li>
+     *   <li><b>ch12-2</b>: its claim. The retry of a pay still in the pool's line finds its order PAYING and fails at
+     *       once (or its token bucket refuses it first), so such retries never reach the pool and the line drains
+     *       once the trigger ends; but its client waits as the pool ships, and a pay stands in line far past the
+     *       deadline of a caller that has long given up.</li>
      *   <li><b>ch12-3</b>: its client waits on the caller's deadline ({@code OrderServiceSettings.paymentPoolWaits}),
-     *       each charge attempt on its own budget, and the breaker sheds at the door: no caller is held past its
-     *       deadline, and nothing is sent for one that has given up.</li>
+     *       each charge attempt within its own budget, and the breaker sheds at the door: no attempt is answered
+     *       past its deadline, and nothing is sent for a caller that has given up.</li>
      * </ul>
      * A checkpoint's service chooses how its client waits ({@link #newDownstream(Timeline, ConnectionPool.Waits)}).
      */
@@ -170,6 +171,15 @@ public record Scenario(
     /** @return the trigger whose end recovery is judged from ({@link #paymentSlow}), if the scenario has one */
     public java.util.Optional<Window> trigger() {
         return java.util.Optional.ofNullable(paymentSlow);
+    }
+
+    /**
+     * @param run      a run's measured intervals (live or read back from a saved report)
+     * @param interval their length
+     * @return how the run came out of this scenario's trigger; empty for a scenario without one
+     */
+    public java.util.Optional<Recovery> recovery(List<archlab.timeline.Interval> run, Duration interval) {
+        return trigger().map(w -> Recovery.judge(run, interval, w.from(), w.to(), RECOVERY_BOUND));
     }
 
     /** @return the book's load with this scenario's callers: {@code load} with {@link #clientRetries} */
@@ -248,7 +258,7 @@ public record Scenario(
             p.add("payment slow " + paymentSlow + " (" + paymentSlowLatency.toMillis() + "ms per charge)");
         }
         if (paymentPool != null) {
-            p.add("payment pool " + paymentPool.describe());
+            p.add("payment pool " + paymentPool.describe() + " as shipped (a checkpoint's client may wait on the caller's deadline instead)");
         }
         if (clientRetries.retries()) {
             p.add("client retries " + clientRetries.describe());

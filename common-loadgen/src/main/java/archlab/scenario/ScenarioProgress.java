@@ -37,13 +37,18 @@ public final class ScenarioProgress {
         if (property == null || property.isBlank() || property.equals("true")) {
             return Scenario.catalogue();
         }
-        return java.util.Arrays.stream(property.split(",")).map(String::trim).filter(n -> !n.isEmpty())
-                .map(Scenario::named).toList();
+        List<Scenario> chosen = java.util.Arrays.stream(property.split(",")).map(String::trim).filter(n -> !n.isEmpty())
+                .distinct().map(Scenario::named).toList();
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("-Dscenarios='" + property + "' names no scenario; known: "
+                    + Scenario.catalogue().stream().map(Scenario::name).toList());
+        }
+        return chosen;
     }
 
     /** @return how the run came out of the scenario's trigger, for a scenario with one */
     public static java.util.Optional<Recovery> recovery(Scenario scenario, RunResult run) {
-        return scenario.trigger().map(w -> Recovery.judge(run.timeline(), w.from(), w.to(), Scenario.RECOVERY_BOUND));
+        return scenario.recovery(run.timeline().phase(archlab.timeline.Interval.RUN), run.timeline().interval());
     }
 
     /** @return the report name of {@code scenario}'s run */

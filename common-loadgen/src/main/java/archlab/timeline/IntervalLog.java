@@ -64,7 +64,8 @@ public final class IntervalLog {
                 + " before it; " + timeline.interval().toMillis() + " ms intervals, hiccup probe every "
                 + timeline.probePeriod().toNanos() / 1_000L + " us]");
         log.outputComment("[untagged: the run's latency (completed, timed out, failed); tags: completed timed_out failed"
-                + " rejected pool_exhausted send_lag hiccup; warmup.<tag> and jit-warmup.<tag> for the warm-ups]");
+                + " rejected pool_exhausted send_lag hiccup retried (a count: the callers' retries, every value 0);"
+                + " warmup.<tag> and jit-warmup.<tag> for the warm-ups]");
         log.outputStartTime(timeline.originEpochMillis());
         log.outputBaseTime(timeline.originEpochMillis());
         log.outputLegend();

@@ -30,7 +30,7 @@ import org.HdrHistogram.Recorder;
  * up to one hour (longer ones are recorded as one hour). Interval boundaries are taken every
  * {@link TimelineSettings#interval()} of the run's clock, waited for in real time.
  *
- * <p>Thread-safety: {@link #started} and {@link #ended} from any number of threads at once; the phase methods and
+ * <p>Thread-safety: {@link #started}, {@link #ended} and {@link #retried} from any number of threads at once; the phase methods and
  * {@link #finish} from the runner's thread.
  */
 public final class IntervalRecorder implements AutoCloseable {
@@ -158,10 +158,10 @@ public final class IntervalRecorder implements AutoCloseable {
         }
     }
 
-    /** A caller sent attempt number {@code attempt} (2 for the first retry) of a request. */
-    public void retried(int attempt) {
+    /** A caller sent a retry of a request (an attempt after its first). Only the count is kept. */
+    public void retried() {
         if (on) {
-            retried.recordValue(attempt);
+            retried.recordValue(0);
         }
     }
 

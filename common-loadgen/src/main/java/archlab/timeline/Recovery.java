@@ -25,7 +25,7 @@ import java.util.Locale;
  * @param verdict            yes, no, not healthy before the trigger, or not judged
  * @param triggerEndMillis   when the trigger ended, ms since the run began
  * @param boundMillis        how soon after it the run must be back
- * @param recoveredAtMillis  the start of the first interval from which every interval kept up; NaN for none
+ * @param recoveredAtMillis  the start of the first interval from which every window kept up; NaN for none
  * @param goodputShareBefore completed / offered over the intervals before the trigger
  * @param worstShareAfter    the lowest completed / offered of one window after the trigger
  * @param reason             one line saying why
@@ -40,7 +40,7 @@ public record Recovery(Verdict verdict, double triggerEndMillis, double boundMil
     private static final double STALL_FRACTION = 0.2;
     private static final double WHOLE = 0.9;
     /** Whole intervals per window. */
-    static final int WINDOW = 3;
+    public static final int WINDOW = 3;
 
     /** How a run came out of its trigger. */
     public enum Verdict {
@@ -114,10 +114,6 @@ public record Recovery(Verdict verdict, double triggerEndMillis, double boundMil
                 ? String.format(Locale.ROOT, "still below %s%% of offered in the run's last window", SHARE_PERCENT)
                 : String.format(Locale.ROOT, "back only at %.1f s, %.0f ms after the trigger ended (bound %.0f ms)",
                         recoveredAt / 1e3, recoveredAt - endMs, boundMs));
-    }
-
-    private static double share(Interval i) {
-        return i.completed() / (double) i.offered();
     }
 
     /** @return one report line: {@code recovery=yes after=300ms …} */

@@ -28,7 +28,7 @@ public enum Series {
     SEND_LAG("send_lag"),
     /** The {@link HiccupProbe}'s hiccups (time-weighted). */
     HICCUP("hiccup"),
-    /** Retries the callers sent, by when they were sent; the value is the attempt's number (2 for the first retry). */
+    /** Retries the callers sent, by when they were sent: the count is retries (every value is 0). */
     RETRIED("retried");
 
     private final String name;

@@ -93,7 +93,7 @@ class ConnectionPoolTest {
         ConnectionPool.Snapshot s = pool.snapshot();
         assertThat(s.waitTimeouts()).isEqualTo(1);
         assertThat(s.acquired()).isEqualTo(1);
-        assertThat(s.waitingMax()).isEqualTo(1);
+        assertThat(s.waitingMax()).as("it never stood in line").isZero();
     }
 
     @Test
@@ -123,21 +123,45 @@ class ConnectionPoolTest {
     }
 
     @Test
-    @DisplayName("the high-water mark counts connections in use at once, never more than the pool holds")
+    @DisplayName("three callers on two connections: the high-water mark is 2, never 3; the third waits in line and gets the first connection back")
     void highWaterMark() throws Exception {
         ConnectionPool pool = pool(2, Waits.CALLER_DEADLINE);
         CountDownLatch held = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> a = holdOneConnection(pool, held, release);
         CompletableFuture<Void> b = holdOneConnection(pool, held, release);
-        assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(pool.inUse()).isEqualTo(2);
+        CompletableFuture<Integer> third = CompletableFuture.supplyAsync(
+                () -> pool.call(RequestContext.withTimeout(clock, Duration.ofMinutes(5)), c -> pool.inUse()), threads);
+        awaitWaiting(pool, 1);
         release.countDown();
+        assertThat(third.get(5, TimeUnit.SECONDS)).isBetween(1, 2);
         a.get(5, TimeUnit.SECONDS);
         b.get(5, TimeUnit.SECONDS);
         assertThat(pool.snapshot().inUseMax()).isEqualTo(2);
-        assertThat(pool.snapshot().waited()).isZero();
+        assertThat(pool.snapshot().waited()).isEqualTo(1);
+        assertThat(pool.snapshot().waitingMax()).isEqualTo(1);
         assertThat(pool.inUse()).isZero();
+    }
+
+    @Test
+    @DisplayName("first come, first served: of two callers in line, the one that came first gets the connection first")
+    void firstComeFirstServed() throws Exception {
+        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
+        java.util.Queue<String> order = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMinutes(5));
+        CompletableFuture<Boolean> first = CompletableFuture.supplyAsync(() -> pool.call(ctx, c -> order.add("first")), threads);
+        awaitWaiting(pool, 1);
+        CompletableFuture<Boolean> second = CompletableFuture.supplyAsync(() -> pool.call(ctx, c -> order.add("second")), threads);
+        awaitWaiting(pool, 2);
+        release.countDown();
+        first.get(5, TimeUnit.SECONDS);
+        second.get(5, TimeUnit.SECONDS);
+        holder.get(5, TimeUnit.SECONDS);
+        assertThat(order).containsExactly("first", "second");
     }
 
     @Test
@@ -159,7 +183,10 @@ class ConnectionPoolTest {
                 throw new IllegalStateException(e);
             }
         }), threads);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (held.getCount() == before) {
+            assertThat(f).as("the holder is still running").isNotCompletedExceptionally();
+            assertThat(System.nanoTime()).as("a connection held within 5 s").isLessThan(until);
             Thread.onSpinWait();
         }
         return f;

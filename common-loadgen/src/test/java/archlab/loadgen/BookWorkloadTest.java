@@ -152,6 +152,7 @@ class BookWorkloadTest {
         w.execute(5, BookWorkload.PAY, ctx(5));
         w.execute(6, BookWorkload.PAY, ctx(6));
         assertThat(w.paysTaken()).isEqualTo(2);
+        assertThat(target.paid).containsExactly(w.pool().get(0), w.pool().get(0), w.pool().get(1));
     }
 
     @Test

@@ -173,4 +173,59 @@ class ClientRetriesTest {
         assertThatThrownBy(() -> new RetryBudget.Settings(1.5, 1)).hasMessageContaining("ratio must be in [0, 1], was 1.5");
         assertThatThrownBy(() -> new RetryBudget.Settings(0.1, 0)).hasMessageContaining("reserve must be at least 1, was 0");
     }
+
+    @Test
+    @DisplayName("jittered back-off goes through the runner: every retry waits the policy's seeded back-off (on the fake clock) before it is sent")
+    void backoffIsWaitedBeforeEachRetry() {
+        ClientRetryPolicy policy = ClientRetryPolicy.jitteredBackoff(3, Duration.ofMillis(10), Duration.ofMillis(40), 7);
+        java.util.List<Long> waited = new java.util.concurrent.CopyOnWriteArrayList<>();
+        OpenLoopRunner runner = new OpenLoopRunner(clock, TimelineSettings.OFF, nanos -> {
+            waited.add(nanos);
+            clock.advance(nanos);
+        });
+        RunResult r = runner.run(spec(1, 1_000, policy), workload((seq, ctx) -> {
+            throw new IllegalStateException("down");
+        }));
+        assertThat(r.attempts()).isEqualTo(3);
+        assertThat(waited).containsExactly(policy.backoffNanos(1, 1), policy.backoffNanos(2, 1));
+    }
+
+    @Test
+    @DisplayName("the timeline counts the retries apart: the run's intervals add up to attempts - planned")
+    void timelineCountsRetries() {
+        RunResult r = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(
+                new LoadSpec(500, Duration.ofMillis(200), TIMEOUT, Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
+                        .withRetries(ClientRetryPolicy.immediately(3)),
+                workload((seq, ctx) -> {
+                    throw new IllegalStateException("down");
+                }));
+        long retried = r.timeline().phase(archlab.timeline.Interval.RUN).stream().mapToLong(archlab.timeline.Interval::retried).sum();
+        assertThat(r.attempts()).isEqualTo(3 * r.offered());
+        assertThat(retried).isEqualTo(r.attempts() - r.offered());
+    }
+
+    @Test
+    @DisplayName("an attempt the caller gave up on is its own failure cause, not the service's DeadlineExceededException")
+    void givingUpIsItsOwnCause() {
+        RunResult r = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF).run(
+                new LoadSpec(1, Duration.ofSeconds(1), Duration.ofMillis(20), Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
+                        .withRetries(ClientRetryPolicy.immediately(2)),
+                workload((seq, ctx) -> Thread.sleep(60)));
+        assertThat(r.timedOut()).isEqualTo(1);
+        assertThat(r.failureCauses()).containsOnlyKeys("CallerGaveUp");
+        assertThat(r.abandoned()).isEqualTo(2);
+        assertThat(r.unfinished()).as("requests").isZero();
+        assertThat(r.attemptsStillRunning()).isZero();
+    }
+
+    @Test
+    @DisplayName("a back-off that would overflow saturates at the cap; a cap past an hour is refused")
+    void backoffSaturates() {
+        ClientRetryPolicy p = ClientRetryPolicy.jitteredBackoff(100, Duration.ofSeconds(10), Duration.ofHours(1), 3);
+        for (int retry = 1; retry < 100; retry++) {
+            assertThat(p.backoffNanos(retry, 5)).isBetween(0L, Duration.ofHours(1).toNanos());
+        }
+        assertThatThrownBy(() -> ClientRetryPolicy.jitteredBackoff(3, Duration.ofMillis(1), Duration.ofHours(2), 3))
+                .hasMessageContaining("at most PT1H");
+    }
 }

@@ -29,4 +29,17 @@ class ScenarioProgressTest {
         assertThatThrownBy(() -> ScenarioProgress.progressLine("ch12-1-baseline", "normal", 3, 3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside");
     }
+
+    @org.junit.jupiter.api.Test
+    @org.junit.jupiter.api.DisplayName("-Dscenarios alone runs the catalogue; names pick scenarios once each; an unknown name or an empty list is refused, naming the known ones")
+    void selection() {
+        org.assertj.core.api.Assertions.assertThat(ScenarioProgress.selected("")).isEqualTo(Scenario.catalogue());
+        org.assertj.core.api.Assertions.assertThat(ScenarioProgress.selected("true")).isEqualTo(Scenario.catalogue());
+        org.assertj.core.api.Assertions.assertThat(ScenarioProgress.selected("retry-storm, normal,retry-storm"))
+                .extracting(Scenario::name).containsExactly("retry-storm", "normal");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScenarioProgress.selected("retry-strom"))
+                .hasMessageContaining("unknown scenario 'retry-strom'").hasMessageContaining("retry-storm");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScenarioProgress.selected(" , "))
+                .hasMessageContaining("names no scenario");
+    }
 }

@@ -43,7 +43,7 @@ class RecoveryTest {
     }
 
     @Test
-    @DisplayName("one healthy interval a little under 95% (143, 140, 145 of 150: completions land in the next one) is noise, not a relapse: windows of three decide")
+    @DisplayName("an interval a little under 95% (140 or 139 of 150, its completions landing in the next one) is noise, not a relapse: windows of three decide")
     void oneLowIntervalIsNoise() {
         Recovery r = judge(run(k -> switch (k) {
             case 10, 11, 12, 13, 14 -> 60;
