@@ -3,11 +3,18 @@
 #
 #   bash book/grading/grade-student.sh <student-repo-or-folder> [chapter]     # chapter: 12.2 (default) or 12.3, 12.1
 #
-# Takes ONLY the student's ch12-1-baseline/src/main (and the dependencies the student's ch12-1-baseline/pom.xml adds)
-# into a clean copy of this lab at its committed HEAD, runs `mvn -pl ch12-1-baseline test -Dgrade=<chapter>` there,
-# prints the scorecard and exits with the grade's status (0 = every claim passed). A student who edits the claims,
-# the adapter (GradedCheckpoint) or any test gains nothing: none of their test files are used.
-# The scorecard is copied to ./grade-<chapter>.md (+ .json, .xml) in the current folder, for the instructor's records.
+# Takes ONLY the student's ch12-1-baseline/src/main/java (and the dependencies the student's ch12-1-baseline/pom.xml
+# adds, from an allow list) into a clean copy of this lab at its committed HEAD, runs
+# `mvn -pl ch12-1-baseline test -Dgrade=<chapter>` there, prints the scorecard and exits with the grade's status
+# (0 = every claim passed). A student who edits the claims, the adapter (GradedCheckpoint) or any test gains nothing:
+# none of their test files are used. Before any of the student's code runs, the grader reads its classes
+# (archlab.claims.StudentCodeCheck) and refuses, grade 0, a class outside archlab.order, one named like a class of
+# the grader, or one that uses reflection, files, processes, JVM exit or the caller's stack.
+# Refused with grade 0 before building: a file under src/main that is not a .java file under src/main/java (a
+# META-INF/services file would run the student's code before the grader's), a symbolic link, a dependency outside
+# the allow list. A run that ends without a scorecard, or whose scorecard disagrees with the test runner's own
+# report, is a 0 with the reason. The scorecard is copied to ./grade-<chapter>.md (+ .json, .xml) in the current
+# folder, for the instructor's records.
 set -euo pipefail
 usage() { echo "usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3]" >&2; exit 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || usage
@@ -29,19 +36,53 @@ else
 fi
 [ -d "$work/student/ch12-1-baseline/src/main" ] || { echo "the student's work has no ch12-1-baseline/src/main" >&2; exit 2; }
 
+zero() { # a zero scorecard with the reason (and the lines of file $2, if given), in the instructor's folder; exit 1
+  printf '# ch12-1-baseline: grade %s\n\npoints 0 (ch12-1-baseline, grade %s): %s\n' "$chapter" "$chapter" "$1" > "$out/grade-$chapter.md"
+  if [ -n "${2:-}" ]; then { echo; sed 's/^/- /' "$2"; } >> "$out/grade-$chapter.md"; fi
+  cat "$out/grade-$chapter.md"
+  echo "points 0: $1" >&2
+  exit 1
+}
+
+src="$work/student/ch12-1-baseline/src/main"
+links=$(find "$src" -type l | sed "s|^$src/||" | head -5)
+[ -z "$links" ] || zero "refused: symbolic links under src/main: $links"
+others=$(cd "$src" && find . -type f ! -path './java/*.java' | sed 's|^\./||' | head -5)
+[ -z "$others" ] || zero "refused: only .java files under src/main/java are graded; found $others (a resource such as META-INF/services would run code before the grader)"
+
 git clone -q "$lab" "$work/lab"          # the committed lab: pristine claims, adapter and harness
 rm -rf "$work/lab/ch12-1-baseline/src/main"
-cp -r "$work/student/ch12-1-baseline/src/main" "$work/lab/ch12-1-baseline/src/main"
-python3 "$lab/book/grading/add_student_dependencies.py" "$work/student/ch12-1-baseline/pom.xml" "$work/lab/ch12-1-baseline/pom.xml"
+cp -r "$src" "$work/lab/ch12-1-baseline/src/main"
+deps_status=0
+python3 "$lab/book/grading/add_student_dependencies.py" "$work/student/ch12-1-baseline/pom.xml" "$work/lab/ch12-1-baseline/pom.xml" \
+  2> "$work/deps.err" || deps_status=$?
+[ "$deps_status" -eq 0 ] || zero "$(cat "$work/deps.err")"
+
+# build, then read the student's classes in a JVM of the lab's own class path: none of the student's code runs, and
+# a student's class named like the check cannot stand in for it
+(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test-compile -Dgrade="$chapter") > "$work/build.log" 2>&1 \
+  || { tail -40 "$work/build.log"; zero "the student's code did not build (see the log above)"; }
+module="$work/lab/ch12-1-baseline"
+check_status=0
+java -cp "$(cat "$module/target/test-classpath.txt")" archlab.claims.StudentCodeCheck "$module/target/classes" \
+  "$module/target/test-classes:$(cat "$module/target/test-classpath.txt")" > "$work/check.log" 2>&1 || check_status=$?
+if [ "$check_status" -ne 0 ]; then
+  grep -E '^refused ' "$work/check.log" | sed 's/^refused //' > "$work/refusals.txt" || cat "$work/check.log" > "$work/refusals.txt"
+  zero "refused before judging: $(tail -1 "$work/check.log")" "$work/refusals.txt"
+fi
 
 status=0
-(cd "$work/lab" && mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter") > "$work/grade.log" 2>&1 || status=$?
+(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter") > "$work/grade.log" 2>&1 || status=$?
 card="$work/lab/ch12-1-baseline/target/reports/grade-$chapter"
-if [ ! -f "$card.md" ]; then
+if [ ! -f "$card.md" ] || [ ! -f "$card.json" ]; then
   tail -40 "$work/grade.log"
-  echo "no scorecard: the student's code did not build against the claims (see the log above); grade: 0" >&2
-  exit 1
+  [ "$status" -eq 124 ] && zero "no scorecard: the grading run did not end within 30 min"
+  zero "no scorecard: the student's code did not build against the claims, or the run ended before the grader wrote it (see the log above)"
 fi
+# the scorecard is the grader's; the test runner's own report (written by Maven, outside the student's JVM) must agree
+agree=$(python3 "$lab/book/grading/scorecard_agrees.py" "$card.json" \
+  "$work/lab/ch12-1-baseline/target/surefire-reports/TEST-archlab.order.ChapterClaimsTest.xml" 2>&1) \
+  || zero "the scorecard disagrees with the test runner's report: $agree"
 cp "$card.md" "$card.json" "$card.xml" "$out/"
 cat "$card.md"
 grep -m1 '^points' "$card.md"

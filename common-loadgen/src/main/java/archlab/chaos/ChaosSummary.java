@@ -18,6 +18,7 @@ public final class ChaosSummary {
 
     private final String module;
     private final List<ChaosVerdict> verdicts = new ArrayList<>();
+    private int reruns;
 
     /** @param module the checkpoint's artifact id, as {@code mvn -pl} takes it */
     public ChaosSummary(String module) {
@@ -45,6 +46,21 @@ public final class ChaosSummary {
             by.put(i, verdicts.stream().filter(v -> v.violations().containsKey(i)).count());
         }
         return by;
+    }
+
+    /** Counts one rerun of a seed whose deadline could not be judged. */
+    public void rerun() {
+        reruns++;
+    }
+
+    /** @return how many runs were reruns of a seed whose deadline could not be judged */
+    public int reruns() {
+        return reruns;
+    }
+
+    /** @return the share of seeds whose deadline claim was judged, in [0, 1]; 1 when no seed ran */
+    public double deadlineJudgedShare() {
+        return seeds() == 0 ? 1.0 : 1.0 - (double) deadlineNotJudged() / seeds();
     }
 
     /** @return the runs whose deadline claim was not judged (the generator ran late) */
@@ -79,8 +95,9 @@ public final class ChaosSummary {
                 .map(e -> e.getKey().key() + "=" + e.getValue()).collect(Collectors.joining(" "));
         return List.of(
                 "chaos " + module + " seeds violating each invariant: " + byInvariant,
-                String.format(Locale.ROOT, "chaos %s deadline not judged on %d of %d runs (the generator's send lag exceeded the bound: a busy machine)",
-                        module, deadlineNotJudged(), seeds()),
+                String.format(Locale.ROOT, "chaos %s deadline judged on %d of %d seeds (%.1f %%), not judged on %d (the generator's send lag exceeded"
+                                + " the bound in all %d runs of the seed: a busy machine); %d reruns", module, seeds() - deadlineNotJudged(), seeds(),
+                        100.0 * deadlineJudgedShare(), deadlineNotJudged(), ChaosRun.ATTEMPTS, reruns),
                 "chaos seeds=" + seeds() + " violations=" + violatingSeeds());
     }
 }

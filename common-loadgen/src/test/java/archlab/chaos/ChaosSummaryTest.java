@@ -30,7 +30,7 @@ class ChaosSummaryTest {
         List<String> closing = summary.closingLines();
         assertThat(closing.get(0)).isEqualTo("chaos ch12-9-demo seeds violating each invariant: double_charge=1 charged_not_paid=0"
                 + " paid_notified_once=0 reservation_leaked=0 deadline_kept=0");
-        assertThat(closing.get(1)).contains("deadline not judged on 1 of 3 runs");
+        assertThat(closing.get(1)).contains("deadline judged on 2 of 3 seeds (66.7 %), not judged on 1");
         assertThat(closing.get(closing.size() - 1)).isEqualTo("chaos seeds=3 violations=1");
     }
 }

@@ -9,11 +9,12 @@ public final class Claims {
     private Claims() {
     }
 
-    /** @return every claim, contract first, then 12.1's evidence, 12.2's lesson, 12.3's lesson */
+    /** @return every claim, contract first, then 12.1's evidence, 12.2's consistency and lesson, 12.3's lesson */
     public static List<Claim> all() {
         List<Claim> all = new ArrayList<>();
         all.addAll(ContractClaims.claims());
         all.addAll(BaselineEvidenceClaims.claims());
+        all.addAll(ConsistencyClaims.claims());
         all.addAll(RefactorClaims.claims());
         all.addAll(HardeningClaims.claims());
         return List.copyOf(all);

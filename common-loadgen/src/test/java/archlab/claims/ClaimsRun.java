@@ -33,6 +33,8 @@ public final class ClaimsRun {
     private final String chapter;
     private final List<Claim> claims;
     private final List<Judgement> judgements = new CopyOnWriteArrayList<>();
+    private final Path solutionClasses;
+    private List<StudentCodeCheck.Refusal> refusals = List.of();
 
     ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims) {
         this.module = module;
@@ -40,6 +42,9 @@ public final class ClaimsRun {
         this.mode = mode;
         this.chapter = chapter;
         this.claims = claims;
+        this.solutionClasses = Path.of(System.getProperty("archlab.solution.classes",
+                Path.of(System.getProperty("archlab.module.dir", ".")).resolve("target/classes").toString()))
+                .toAbsolutePath().normalize();
     }
 
     /**
@@ -66,11 +71,28 @@ public final class ClaimsRun {
         return mode;
     }
 
-    /** @return one dynamic test per claim, judging {@code checkpoint} */
+    /**
+     * @return first the grader's check of the module's classes ({@link StudentCodeCheck}), then one dynamic test per
+     *         claim, judging {@code checkpoint}'s class in a class loader of its own for every attempt
+     *         ({@link IsolatedCheckpoint}); a refused solution is judged no further (in grade mode: 0 points)
+     */
     public Stream<DynamicTest> tests(Checkpoint checkpoint) {
-        return claims.stream().map(claim -> DynamicTest.dynamicTest(
+        refusals = StudentCodeCheck.check(solutionClasses);
+        DynamicTest check = DynamicTest.dynamicTest("[grading] the module's classes pass the grader's check: its own package only, no"
+                + " class named like the grader's, no reflection, files, processes, JVM exit or caller's stack", () -> {
+                    if (!refusals.isEmpty()) {
+                        refusals.forEach(r -> System.out.println("[claims] " + module + " refused " + r));
+                        Assertions.fail("the solution is refused (" + refusals.size() + " reason(s)); grade 0:\n  "
+                                + String.join("\n  ", refusals.stream().map(Object::toString).toList()));
+                    }
+                });
+        if (!refusals.isEmpty()) {
+            return Stream.of(check);
+        }
+        IsolatedCheckpoint isolated = IsolatedCheckpoint.of(checkpoint, solutionClasses);
+        return Stream.concat(Stream.of(check), claims.stream().map(claim -> DynamicTest.dynamicTest(
                 "[" + claim.id() + "] " + claim.statement() + " (" + claim.points() + " pt)", () -> {
-                    Judgement j = Judgement.of(claim, checkpoint);
+                    Judgement j = Judgement.of(claim, isolated::forClaim);
                     judgements.add(j);
                     System.out.println("[claims] " + module + " " + claim.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
                     if (mode == Mode.MATRIX) {
@@ -81,7 +103,7 @@ public final class ClaimsRun {
                         case NOT_JUDGED -> throw new TestAbortedException(j.explain());
                         case PASSED -> { }
                     }
-                }));
+                })));
     }
 
     /**
@@ -89,14 +111,15 @@ public final class ClaimsRun {
      * judged has not: rerun on a quieter machine).
      */
     public void finish() {
-        List<Judgement> inOrder = claims.stream()
-                .flatMap(c -> judgements.stream().filter(j -> j.claim().equals(c)).limit(1)).toList();
+        List<Judgement> inOrder = refusals.isEmpty()
+                ? claims.stream().flatMap(c -> judgements.stream().filter(j -> j.claim().equals(c)).limit(1)).toList()
+                : claims.stream().map(c -> new Judgement(c, Verdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
         String title = switch (mode) {
             case GRADE -> "grade " + chapter;
             case MATRIX -> "claims of every chapter";
             case OWN -> "chapter " + chapter + " claims";
         };
-        Scorecard card = new Scorecard(module, title, inOrder);
+        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList());
         String name = switch (mode) {
             case GRADE -> "grade-" + chapter;
             case MATRIX -> "claims-" + module;
@@ -106,6 +129,9 @@ public final class ClaimsRun {
         System.out.println(card.markdown());
         System.out.println(card.summary());
         System.out.println("scorecard: " + md + " (+ .json, .xml)");
+        if (!refusals.isEmpty()) {
+            Assertions.fail(card.summary() + "\n" + String.join("\n", card.refusals()));
+        }
         if (mode == Mode.GRADE && !card.allPassed()) {
             Assertions.fail(card.summary() + "\n" + inOrder.stream().filter(j -> !j.passed()).map(Judgement::explain)
                     .reduce((a, b) -> a + "\n" + b).orElse(""));

@@ -32,7 +32,7 @@ final class HardeningClaims {
         return List.of(
                 new Claim("12.3-deadline-kept", Suite.LESSON_12_3, "12.3 每次调用的预算", 3, false,
                         "under a slow payment no caller is answered more than a few ms past its deadline",
-                        "charge 1 s, inventory 10 ms, 10 concurrent pays with a 200 ms deadline: each answered at most 5 ms past it",
+                        "200 ms deadline, each pay answered at most 5 ms past it: 10 and then 3 concurrent pays on a 1 s charge, and one pay declined after 150 ms whose release takes 1 s",
                         HardeningClaims::deadlineKept),
                 new Claim("12.3-reconciled", Suite.LESSON_12_3, "12.3 对账", 3, false,
                         "after reconcile no order is charged but not PAID",
@@ -48,37 +48,63 @@ final class HardeningClaims {
                         HardeningClaims::failFast));
     }
 
+    /**
+     * Three ways to keep a caller past its deadline, each its own bench (a fresh breaker): ten pays on a hanging
+     * charge (the breaker opens on them), three on it (too few to open the breaker: only the retries' own deadline
+     * checks end them), and one declined pay whose release hangs (compensation inside the request waits for it).
+     */
     static Verdict deadlineKept(Checkpoint checkpoint) throws Exception {
         Duration deadline = Duration.ofMillis(200);
-        int pays = 10;
-        try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO);
-             var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < pays; i++) {
-                ids.add(bench.createBookOrder());
+        try (HiccupProbe probe = HiccupProbe.start()) {
+            long hanging;
+            try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
+                hanging = worstOverrunNanos(bench, 10, deadline);
             }
-            try (HiccupProbe probe = HiccupProbe.start()) {
-                List<Future<Long>> overruns = new ArrayList<>();
-                for (String id : ids) {
-                    overruns.add(threads.submit(() -> {
-                        long start = System.nanoTime();
-                        Bench.timed(() -> bench.port.pay(request(deadline), id));
-                        return System.nanoTime() - start - deadline.toNanos();
-                    }));
-                }
-                long worst = Long.MIN_VALUE;
-                for (Future<Long> f : overruns) {
-                    worst = Math.max(worst, f.get(30, TimeUnit.SECONDS));
-                }
-                long worstOverrun = Math.max(0, worst);
-                String measured = String.format(Locale.ROOT, "%d pays with a %d ms deadline, charge 1 s: worst answer %.1f ms past the deadline (%s)",
-                        pays, deadline.toMillis(), worstOverrun / 1e6, probe.describe());
-                boolean kept = worstOverrun <= OVERRUN_BOUND.toNanos();
-                if (!kept && probe.stalledBeyond(OVERRUN_BOUND)) {
-                    return Verdict.notJudged(measured);
-                }
-                return Verdict.of(kept, measured);
+            long fewHanging;
+            try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
+                fewHanging = worstOverrunNanos(bench, 3, deadline);
             }
+            long slowRelease;
+            try (Bench bench = Bench.of(checkpoint,
+                    new StubBehaviour(Bench.firstCall(Duration.ofMillis(10), Duration.ofSeconds(1)), ErrorInjection.NONE),
+                    StubBehaviour.constant(Duration.ofMillis(150)).withErrors(callIndex -> callIndex == 0),
+                    ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO))) {
+                slowRelease = worstOverrunNanos(bench, 1, deadline);
+            }
+            long worstOverrun = Math.max(0, Math.max(hanging, Math.max(fewHanging, slowRelease)));
+            String measured = String.format(Locale.ROOT,
+                    "deadline %d ms; worst answer past it: 10 pays on a 1 s charge %.1f ms, 3 pays on it %.1f ms, a declined pay whose release takes 1 s %.1f ms (%s)",
+                    deadline.toMillis(), Math.max(0, hanging) / 1e6, Math.max(0, fewHanging) / 1e6, Math.max(0, slowRelease) / 1e6, probe.describe());
+            boolean kept = worstOverrun <= OVERRUN_BOUND.toNanos();
+            // A stall delays an answer by its own length, no more: an overrun longer than the bound plus the
+            // worst stall seen is the code's, whatever the machine did meanwhile.
+            if (!kept && worstOverrun <= OVERRUN_BOUND.toNanos() + probe.worstNanos()) {
+                return Verdict.notJudged(measured);
+            }
+            return Verdict.of(kept, measured);
+        }
+    }
+
+    /** Pays {@code pays} new orders at once, each with {@code deadline}; @return the latest answer's nanos past it */
+    private static long worstOverrunNanos(Bench bench, int pays, Duration deadline) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < pays; i++) {
+            ids.add(bench.createBookOrder());
+        }
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Long>> overruns = new ArrayList<>();
+            for (String id : ids) {
+                overruns.add(threads.submit(() -> {
+                    long start = System.nanoTime();
+                    Bench.timed(() -> bench.port.pay(request(deadline), id));
+                    return System.nanoTime() - start - deadline.toNanos();
+                }));
+            }
+            long worst = Long.MIN_VALUE;
+            for (Future<Long> f : overruns) {
+                worst = Math.max(worst, f.get(30, TimeUnit.SECONDS));
+            }
+            return worst;
         }
     }
 

@@ -1,7 +1,13 @@
 package archlab.claims;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * A claim judged against one solution: the verdict that counts and every attempt it took. A claim judged while the
@@ -18,12 +24,23 @@ public record Judgement(Claim claim, Verdict verdict, int attempts, long nanos) 
     /** How many times a claim is judged before it is reported not judged. */
     public static final int ATTEMPTS = 3;
 
+    /**
+     * How long one attempt may take before it counts as a failure: a solution that never answers (a deadlock, a pay
+     * that waits forever) loses this claim, not the whole grade. The attempt's thread is left running, as a daemon.
+     */
+    public static final Duration TIME_LIMIT = Duration.ofSeconds(120);
+
     /** Judges {@code claim} against {@code checkpoint}, again while the machine stalled. */
     public static Judgement of(Claim claim, Checkpoint checkpoint) {
+        return of(claim, () -> checkpoint);
+    }
+
+    /** Judges {@code claim}, each attempt against a checkpoint of its own from {@code checkpoints}. */
+    public static Judgement of(Claim claim, Supplier<Checkpoint> checkpoints) {
         long start = System.nanoTime();
         List<String> disturbed = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
-            Verdict v = once(claim, checkpoint);
+            Verdict v = withinTimeLimit(claim, checkpoints);
             if (v.outcome() != Verdict.Outcome.NOT_JUDGED || attempt == ATTEMPTS) {
                 if (!disturbed.isEmpty() && v.outcome() != Verdict.Outcome.NOT_JUDGED) {
                     v = new Verdict(v.outcome(), v.measured() + " [after " + disturbed.size() + " attempt(s) the machine disturbed]");
@@ -36,13 +53,30 @@ public record Judgement(Claim claim, Verdict verdict, int attempts, long nanos) 
         }
     }
 
+    private static Verdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints) {
+        FutureTask<Verdict> attempt = new FutureTask<>(() -> once(claim, checkpoints.get()));
+        Thread.ofPlatform().daemon(true).name("claim-" + claim.id()).start(attempt);
+        try {
+            return attempt.get(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            attempt.cancel(true);
+            return Verdict.failed("the solution did not finish within " + TIME_LIMIT.toSeconds() + " s (the claim's thread was interrupted and left behind)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            attempt.cancel(true);
+            return Verdict.failed("interrupted");
+        } catch (ExecutionException e) {
+            return Verdict.failed("the solution threw " + e.getCause());
+        }
+    }
+
     private static Verdict once(Claim claim, Checkpoint checkpoint) {
         try {
             return claim.judge().judge(checkpoint);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Verdict.failed("interrupted");
-        } catch (Exception | AssertionError e) {
+        } catch (Exception | Error e) {
             return Verdict.failed("the solution threw " + e);
         }
     }

@@ -19,17 +19,27 @@ import java.util.Map;
  * @param module     the module whose code was judged
  * @param title      e.g. {@code "grade 12.2"}
  * @param judgements in claim order
+ * @param refusals   why the grader refused the solution before judging it ({@link StudentCodeCheck}); empty if it did
+ *                   not. A refused solution earns no points.
  */
-public record Scorecard(String module, String title, List<Judgement> judgements) {
+public record Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals) {
 
     /** The {@code kind} of a scorecard's JSON: how the book module tells it from a run report. */
     public static final String KIND = "claims-scorecard";
 
     public Scorecard {
         judgements = List.copyOf(judgements);
+        refusals = List.copyOf(refusals);
+    }
+
+    public Scorecard(String module, String title, List<Judgement> judgements) {
+        this(module, title, judgements, List.of());
     }
 
     public int pointsEarned() {
+        if (!refusals.isEmpty()) {
+            return 0;
+        }
         return judgements.stream().filter(Judgement::passed).mapToInt(j -> j.claim().points()).sum();
     }
 
@@ -39,13 +49,17 @@ public record Scorecard(String module, String title, List<Judgement> judgements)
 
     /** @return whether every claim passed (a claim not judged has not) */
     public boolean allPassed() {
-        return judgements.stream().allMatch(Judgement::passed);
+        return refusals.isEmpty() && judgements.stream().allMatch(Judgement::passed);
     }
 
     /** @return e.g. {@code "points 11/30 (ch12-1-baseline, grade 12.2): 4 passed, 7 failed, 0 not judged"} */
     public String summary() {
         long failed = count(Verdict.Outcome.FAILED);
         long notJudged = count(Verdict.Outcome.NOT_JUDGED);
+        if (!refusals.isEmpty()) {
+            return String.format(Locale.ROOT, "points 0/%d (%s, %s): refused, %d reason(s): %s", pointsPossible(), module,
+                    title, refusals.size(), refusals.get(0) + (refusals.size() > 1 ? " …" : ""));
+        }
         return String.format(Locale.ROOT, "points %d/%d (%s, %s): %d passed, %d failed, %d not judged", pointsEarned(),
                 pointsPossible(), module, title, count(Verdict.Outcome.PASSED), failed, notJudged);
     }
@@ -57,6 +71,11 @@ public record Scorecard(String module, String title, List<Judgement> judgements)
     public String markdown() {
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(module).append(": ").append(title).append("\n\n").append(summary()).append("\n\n");
+        if (!refusals.isEmpty()) {
+            sb.append("## Refused before judging (grade 0)\n\n");
+            refusals.forEach(r -> sb.append("- ").append(cell(r)).append('\n'));
+            sb.append('\n');
+        }
         sb.append("| claim | suite | points | verdict | measured | needs | chapter |\n|---|---|---:|---|---|---|---|\n");
         for (Judgement j : judgements) {
             Claim c = j.claim();
@@ -80,6 +99,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements)
         out.put("pointsEarned", pointsEarned());
         out.put("pointsPossible", pointsPossible());
         out.put("allPassed", allPassed());
+        out.put("refusals", refusals);
         out.put("claims", judgements.stream().map(j -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("id", j.claim().id());

@@ -1,0 +1,140 @@
+package archlab.grading;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.claims.SolutionGrade;
+import archlab.claims.SourceCompiler;
+import archlab.report.ReportWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * {@code mvn test -Dgrade.wrong}: every wrong solution of book/grading/wrong is built — the checkpoint's
+ * code with the patch applied, compiled in this JVM — and graded with its chapter's claims as a student's would be
+ * (the grader's check of its classes, then each claim in a class loader of its own). It must lose exactly the claims
+ * its header names, which are the claims the guide's table says catch it; the checkpoints as shipped are graded the
+ * same way first, as the control, and must lose nothing. Prints one line per solution and writes
+ * target/reports/wrong-solutions.md (+ .json).
+ */
+@EnabledIfSystemProperty(named = "grade.wrong", matches = ".*", disabledReason = "grades every wrong solution (minutes): mvn test -Dgrade.wrong")
+class WrongSolutionsTest {
+
+    private static final Path BOOK = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
+    private static final Path REPORTS = Path.of(System.getProperty("archlab.reports.dir", BOOK.resolve("target/reports").toString()));
+    private static final List<Map<String, Object>> ROWS = new CopyOnWriteArrayList<>();
+    private static final List<String> LINES = new CopyOnWriteArrayList<>();
+
+    @TestFactory
+    @DisplayName("each wrong solution the guide names loses exactly the claims the guide says catch it; the checkpoints as shipped lose none")
+    Stream<DynamicTest> wrongSolutions() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String[] control : List.of(new String[] {"ch12-2-cache-outbox-ratelimit", "12.2"}, new String[] {"ch12-3-fault-scenarios", "12.3"})) {
+            tests.add(DynamicTest.dynamicTest("control: " + control[0] + " as shipped, grade " + control[1] + ", loses nothing",
+                    () -> judge("control/" + control[0], control[0], control[1], null, Set.of(), "as shipped")));
+        }
+        for (WrongSolution w : WrongSolution.all(BOOK)) {
+            tests.add(DynamicTest.dynamicTest(w.name() + " (" + w.base() + ", grade " + w.grade() + ") loses " + w.loses(),
+                    () -> judge(w.name(), w.base(), w.grade(), w.patch(), w.loses(), w.guide())));
+        }
+        return tests.stream();
+    }
+
+    private static void judge(String name, String base, String grade, Path patch, Set<String> expected, String guide) throws Exception {
+        Path work = Files.createTempDirectory("archlab-wrong-" + name.replace('/', '-'));
+        Path module = BOOK.resolveSibling(base);
+        copy(module.resolve("src/main"), work.resolve("src/main"));
+        if (patch != null) {
+            apply(patch, work);
+        }
+        Path classes = work.resolve("classes");
+        SourceCompiler.compileTree(work.resolve("src/main/java"), classes);
+        Path adapterSrc = work.resolve("adapter-src/archlab/order/GradedCheckpoint.java");
+        Files.createDirectories(adapterSrc.getParent());
+        Files.copy(module.resolve("src/test/java/archlab/order/GradedCheckpoint.java"), adapterSrc);
+        Path adapter = work.resolve("adapter");
+        SourceCompiler.compileTree(work.resolve("adapter-src"), adapter, List.of(classes));
+
+        SolutionGrade g = SolutionGrade.of("wrong/" + name, classes, adapter, grade);
+
+        Set<String> lost = g.lost();
+        Set<String> notJudged = g.notJudged();
+        boolean asSaid = lost.equals(new TreeSet<>(expected)) && notJudged.isEmpty();
+        String line = String.format("wrong %s (%s, grade %s): %s, lost %s%s — %s", name, base, grade,
+                g.scorecard().summary().replaceFirst(" \\(.*", ""), lost, notJudged.isEmpty() ? "" : " (not judged " + notJudged + ")",
+                asSaid ? "as the guide says" : "the guide says " + expected);
+        System.out.println(line);
+        LINES.add(line);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("name", name);
+        row.put("base", base);
+        row.put("grade", grade);
+        row.put("guide", guide);
+        row.put("pointsEarned", g.scorecard().pointsEarned());
+        row.put("pointsPossible", g.scorecard().pointsPossible());
+        row.put("lost", List.copyOf(lost));
+        row.put("expected", List.copyOf(new TreeSet<>(expected)));
+        row.put("notJudged", List.copyOf(notJudged));
+        row.put("refusals", g.scorecard().refusals());
+        row.put("asTheGuideSays", asSaid);
+        ROWS.add(row);
+        assertThat(g.scorecard().refusals()).as(name + " is graded, not refused").isEmpty();
+        assertThat(notJudged).as(name + ": claims not judged (the machine stalled in every attempt)").isEmpty();
+        assertThat(lost).as(name + " loses exactly the claims the guide says catch it").isEqualTo(new TreeSet<>(expected));
+    }
+
+    private static void apply(Path patch, Path work) throws IOException, InterruptedException {
+        Process git = new ProcessBuilder("git", "apply", "-p1", patch.toAbsolutePath().toString())
+                .directory(work.toFile()).redirectErrorStream(true).start();
+        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!git.waitFor(60, TimeUnit.SECONDS) || git.exitValue() != 0) {
+            throw new IllegalStateException(patch + " does not apply to its base: " + out);
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path f : files.toList()) {
+                Path target = to.resolve(from.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    @AfterAll
+    @SuppressWarnings("unchecked")
+    static void table() throws IOException {
+        StringBuilder md = new StringBuilder("# Wrong solutions, graded\n\n`mvn test -Dgrade.wrong`: each patch of book/grading/wrong"
+                + " applied to its checkpoint and graded with its chapter's claims.\n\n| solution | base | grade | points | lost | the guide says | as said |\n|---|---|---|---|---|---|---|\n");
+        for (Map<String, Object> r : ROWS) {
+            md.append(String.format("| %s | %s | %s | %s/%s | %s | %s | %s |%n", r.get("name"), r.get("base"), r.get("grade"),
+                    r.get("pointsEarned"), r.get("pointsPossible"), String.join(", ", (List<String>) r.get("lost")),
+                    String.join(", ", (List<String>) r.get("expected")), Boolean.TRUE.equals(r.get("asTheGuideSays")) ? "yes" : "**no**"));
+        }
+        Files.createDirectories(REPORTS);
+        Files.writeString(REPORTS.resolve("wrong-solutions.md"), md.toString());
+        ReportWriter.writeJson(REPORTS.resolve("wrong-solutions.json"), Map.of("kind", "wrong-solutions", "rows", List.copyOf(ROWS)));
+        System.out.println(md);
+        LINES.forEach(System.out::println);
+    }
+}
