@@ -23,6 +23,7 @@ chapter=${2:-12.2}
 case "$chapter" in 12.1|12.2|12.3) ;; *) echo "unknown chapter '$chapter': grade 12.1, 12.2 or 12.3" >&2; exit 2 ;; esac
 lab=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(pwd)
+rm -f "$out/grade-$chapter.md" "$out/grade-$chapter.json" "$out/grade-$chapter.xml" # an earlier student's, never mixed with this one's
 source "$lab/.ci/jdk.sh"
 
 work=$(mktemp -d)

@@ -47,7 +47,7 @@ record SavedTimeline(Path file, String module, String name, Duration interval, L
     record Window(String label, double fromSeconds, double toSeconds) {
     }
 
-    /** {@code <label> <from>s-<to>s}, as {@code archlab.scenario.Timeline.Window} prints itself. */
+    /** {@code <label> <from>s-<to>s}, as {@code archlab.scenario.ScenarioClock.Window} prints itself. */
     private static final Pattern WINDOW = Pattern.compile("([A-Za-z][A-Za-z _]*?)\\s+(\\d+(?:\\.\\d+)?)s-(\\d+(?:\\.\\d+)?)s");
 
     /** @return whether {@code root} is a run report with a recorded timeline */

@@ -5,7 +5,7 @@ import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
 import com.fasterxml.jackson.databind.ObjectMapper;

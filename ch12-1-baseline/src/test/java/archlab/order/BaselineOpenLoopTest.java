@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import archlab.loadgen.RunResult;
 import archlab.profile.ProfileReport;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
 import archlab.timeline.Interval;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BaselineOpenLoopTest {
 
-    private LabRun.Outcome outcome;
+    private LabRun.Reports outcome;
     private BookLab lab;
 
     @BeforeAll

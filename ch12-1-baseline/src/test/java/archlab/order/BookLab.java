@@ -4,13 +4,13 @@ import archlab.downstream.Downstream;
 import archlab.downstream.DownstreamCounts;
 import archlab.downstream.DownstreamSettings;
 import archlab.loadgen.BookWorkload;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.Workload;
-import archlab.report.LabFixture;
+import archlab.run.LabFixture;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
 import archlab.scenario.Scenario;
-import archlab.scenario.Timeline;
+import archlab.scenario.ScenarioClock;
 import java.util.List;
 
 /**
@@ -23,7 +23,7 @@ final class BookLab implements LabFixture {
     final Downstream downstream;
     final OrderService service;
     final BookWorkload workload;
-    private final Timeline timeline;
+    private final ScenarioClock timeline;
     private final long payFloorNanos;
     private final List<ReportLine> extra;
 
@@ -42,16 +42,16 @@ final class BookLab implements LabFixture {
 
     /** One of chapter 12.3's scenarios; its time windows open relative to the start of the run. */
     BookLab(Scenario scenario) {
-        this(scenario, new Timeline(NanoClock.SYSTEM));
+        this(scenario, new ScenarioClock(NanoClock.SYSTEM));
     }
 
-    private BookLab(Scenario scenario, Timeline timeline) {
+    private BookLab(Scenario scenario, ScenarioClock timeline) {
         this(scenario.newDownstream(timeline), timeline,
                 scenario.inventoryLatency().plus(scenario.paymentLatency()).plus(scenario.notifyLatency()).toNanos(),
                 List.of(new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters()))));
     }
 
-    private BookLab(Downstream downstream, Timeline timeline, long payFloorNanos, List<ReportLine> extra) {
+    private BookLab(Downstream downstream, ScenarioClock timeline, long payFloorNanos, List<ReportLine> extra) {
         this.downstream = downstream;
         this.timeline = timeline;
         this.payFloorNanos = payFloorNanos;

@@ -2,8 +2,8 @@ package archlab.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.report.CapacitySweep;
-import archlab.report.LabRun;
+import archlab.run.CapacitySweep;
+import archlab.run.LabRun;
 import archlab.report.SweepReport;
 import archlab.report.SweepRow;
 import java.util.Locale;

@@ -8,7 +8,7 @@ import static org.mockito.Mockito.mock;
 import archlab.downstream.Inventory;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -7,8 +7,8 @@ import archlab.claims.OrderPortException.Kind;
 import archlab.downstream.Inventory;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
-import archlab.loadgen.RequestRejectedException;
+import archlab.request.RequestContext;
+import archlab.request.RequestRejectedException;
 import java.util.List;
 import java.util.function.Supplier;
 

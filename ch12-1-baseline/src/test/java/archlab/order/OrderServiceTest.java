@@ -16,7 +16,7 @@ import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

@@ -3,11 +3,11 @@ package archlab.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.Downstream;
-import archlab.loadgen.Deadline;
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.request.Deadline;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.ReportWriter;
 import archlab.trace.RequestTrace;
 import archlab.trace.SegmentTable;
@@ -71,7 +71,7 @@ class TraceOverheadBenchmark {
 
         List<LoadRow> loads = new ArrayList<>();
         for (int every : new int[] {0, 1, 10}) {
-            LabRun.Outcome o = LabRun.named("ch12-1-baseline", "trace-overhead-load-" + every).profiled(false)
+            LabRun.Reports o = LabRun.named("ch12-1-baseline", "trace-overhead-load-" + every).profiled(false)
                     .spec(archlab.loadgen.LoadSpec.book().withTraceEvery(every)).output(s -> { }).run(BookLab::new);
             RunResult r = o.run();
             assertThat(r.offered()).isEqualTo(r.spec().plannedRequests());

@@ -1,7 +1,7 @@
 package archlab.order;
 
 import archlab.downstream.LatencyModel;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;

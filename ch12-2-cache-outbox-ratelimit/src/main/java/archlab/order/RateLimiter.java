@@ -1,7 +1,7 @@
 package archlab.order;
 
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import archlab.trace.Span;
 import io.github.bucket4j.Bucket;
 import io.github.bucket4j.ConsumptionProbe;

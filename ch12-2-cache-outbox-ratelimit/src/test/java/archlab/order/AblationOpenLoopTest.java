@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.RunResult;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.MoneyEvidence;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,8 +26,8 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @Order(3)
 class AblationOpenLoopTest {
 
-    private LabRun.Outcome noCache;
-    private LabRun.Outcome noLimiter;
+    private LabRun.Reports noCache;
+    private LabRun.Reports noLimiter;
 
     @BeforeAll
     void runBothAblations() {
@@ -40,7 +40,7 @@ class AblationOpenLoopTest {
     @Test
     @DisplayName("without the cache or without the limiter the book's load is still served: nothing times out, fails or is rejected; money and notifications add up")
     void bothAblationsServeTheLoad() {
-        for (LabRun.Outcome o : List.of(noCache, noLimiter)) {
+        for (LabRun.Reports o : List.of(noCache, noLimiter)) {
             RunResult run = o.run();
             MoneyEvidence money = o.report().money();
             assertThat(run.offered()).isEqualTo(run.spec().plannedRequests());

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.RunResult;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.LatencyTarget;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 @Order(1)
 class BaselineOpenLoopTest {
 
-    private LabRun.Outcome outcome;
+    private LabRun.Reports outcome;
     private BookLab lab;
 
     @BeforeAll

@@ -6,13 +6,13 @@ import archlab.downstream.Downstream;
 import archlab.downstream.DownstreamSettings;
 import archlab.downstream.LatencyModel;
 import archlab.loadgen.BookWorkload;
-import archlab.loadgen.Deadline;
+import archlab.request.Deadline;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.ReportWriter;
 import archlab.trace.Trace;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
@@ -61,7 +61,7 @@ class CacheLatencyRunsTest {
             for (boolean cache : new boolean[] {true, false}) {
                 OrderServiceSettings settings = settings(readMillis, cache);
                 String name = "cache-read-" + readMillis + "ms-" + (cache ? "on" : "off");
-                LabRun.Outcome o = LabRun.named(BookLab.MODULE, name).withOverrides().profiled(false)
+                LabRun.Reports o = LabRun.named(BookLab.MODULE, name).withOverrides().profiled(false)
                         .run(() -> new BookLab(settings));
                 RunResult r = o.run();
                 assertThat(r.offered()).isEqualTo(r.spec().plannedRequests());

@@ -5,13 +5,13 @@ import archlab.chaos.ChaosMix;
 import archlab.downstream.Downstream;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.NanoClock;
-import archlab.report.JitWarmUp;
+import archlab.clock.NanoClock;
+import archlab.run.JitWarmUp;
 import archlab.timeline.TimelineSettings;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
 import archlab.scenario.Scenario;
-import archlab.scenario.Timeline;
+import archlab.scenario.ScenarioClock;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -37,7 +37,7 @@ final class ChaosLab {
         // the same JIT warm-up as every lab run of this JVM (the book's load on a scratch BookLab), once
         JitWarmUp.jvm().before(BookLab.MODULE + "/chaos", JitWarmUp.DEFAULT_LENGTH, LoadSpec.book(), BookLab::new,
                 TimelineSettings.DEFAULT, System.out::println);
-        Timeline timeline = new Timeline(NanoClock.SYSTEM);
+        ScenarioClock timeline = new ScenarioClock(NanoClock.SYSTEM);
         Downstream downstream = mix.newDownstream(timeline);
         OrderService service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier());
         BookWorkload workload;

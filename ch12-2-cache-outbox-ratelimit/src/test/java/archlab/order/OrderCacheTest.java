@@ -11,7 +11,7 @@ import archlab.downstream.NotifierStub;
 import archlab.downstream.Payments;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -16,7 +16,7 @@ import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.ArrayList;

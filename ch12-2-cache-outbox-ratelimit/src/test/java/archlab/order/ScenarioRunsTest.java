@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import archlab.loadgen.LoadSpec;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.scenario.Scenario;
 import archlab.scenario.ScenarioProgress;
@@ -29,14 +29,14 @@ class ScenarioRunsTest {
 
     private static final String MODULE = BookLab.MODULE;
 
-    private final Map<String, LabRun.Outcome> outcomes = new LinkedHashMap<>();
+    private final Map<String, LabRun.Reports> outcomes = new LinkedHashMap<>();
 
     @BeforeAll
     void runTheCatalogue() {
         List<Scenario> catalogue = ScenarioProgress.selected(System.getProperty("scenarios"));
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
-            System.out.println(ScenarioProgress.progressLine(MODULE, s.name(), i, catalogue.size()));
+            System.out.println(ScenarioProgress.progressLine(MODULE, ScenarioProgress.checkpointsOfTheBuild(MODULE), s.name(), i, catalogue.size()));
             outcomes.put(s.name(), LabRun.named(MODULE, ScenarioProgress.reportName(s)).spec(s.load(LoadSpec.book()))
                     .withOverrides().profiled(false)
                     .output(line -> { }).run(() -> new BookLab(s)));

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.Downstream;
 import archlab.downstream.DownstreamSettings;
-import archlab.loadgen.Deadline;
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.request.Deadline;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import archlab.trace.RequestTrace;
 import archlab.trace.Segments;
 import java.time.Duration;

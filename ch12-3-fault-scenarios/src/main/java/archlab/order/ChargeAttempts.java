@@ -3,7 +3,7 @@ package archlab.order;
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 
 /**
  * The attempts of one charge: each through the payment breaker, all with the same idempotency key; remembers

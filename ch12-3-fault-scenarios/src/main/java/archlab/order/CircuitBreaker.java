@@ -1,6 +1,6 @@
 package archlab.order;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 import java.util.function.Predicate;
 

@@ -1,6 +1,6 @@
 package archlab.order;
 
-import archlab.loadgen.RequestRejectedException;
+import archlab.request.RequestRejectedException;
 import java.time.Duration;
 
 /**

@@ -4,8 +4,8 @@ import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.DeadlineExceededException;
-import archlab.loadgen.RequestContext;
+import archlab.request.DeadlineExceededException;
+import archlab.request.RequestContext;
 import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
 import java.util.List;
@@ -26,7 +26,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li><b>Per-call timeouts.</b> Every reserve and charge gets a budget of its own ({@link RetryPolicy#perCallBudget()})
  *       carved out of the request's deadline, so one slow call cannot eat the whole request.</li>
  *   <li><b>Bounded, keyed retries.</b> Only idempotent calls are retried — the keyed reserve (one
- *       {@link Claim#reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
+ *       {@link PayClaim#reservationKey} per claim) and the keyed charge — with exponential backoff and full jitter,
  *       never past the deadline, and only when another attempt may help ({@link DownstreamErrors#worthRetrying}).</li>
  *   <li><b>Fail fast.</b> A {@link CircuitBreaker} in front of payment refuses pays at once while the provider
  *       keeps timing out (counted as rejected, nothing claimed or reserved); every charge attempt goes through
@@ -193,7 +193,7 @@ public final class OrderService implements AutoCloseable {
         if (paymentBreaker != null) {
             paymentBreaker.check(); // fail fast before anything is claimed
         }
-        Claim claim = claim(ctx, orderId);
+        PayClaim claim = claim(ctx, orderId);
         Order paying = claim.order();
         try {
             for (int i = 0; i < paying.items().size(); i++) {
@@ -302,7 +302,7 @@ public final class OrderService implements AutoCloseable {
     }
 
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
-    private Claim claim(RequestContext ctx, String orderId) {
+    private PayClaim claim(RequestContext ctx, String orderId) {
         Order paying;
         acquire(ctx);
         try (Span held = ctx.span(LOCK_HELD)) {
@@ -316,7 +316,7 @@ public final class OrderService implements AutoCloseable {
             lock.unlock();
         }
         invalidate(ctx, orderId);
-        return Claim.of(paying, claims.incrementAndGet());
+        return PayClaim.of(paying, claims.incrementAndGet());
     }
 
     // tag::commit[]

@@ -2,7 +2,7 @@ package archlab.order;
 
 import archlab.downstream.ConnectionPool;
 import archlab.downstream.LatencyModel;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;

@@ -2,7 +2,7 @@ package archlab.order;
 
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.OrderTarget;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.List;
 
 /** Adapts {@link OrderService} to the shared {@link BookWorkload}: the book's customer and one item. */

@@ -1,7 +1,7 @@
 package archlab.order;
 
 import archlab.downstream.LatencyModel;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.trace.Span;
 import java.time.Duration;
 import java.util.Objects;

@@ -3,7 +3,7 @@ package archlab.order;
 import archlab.downstream.Notification;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.profile.ProfiledLock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The outbox: notifications the service has promised to send, recorded in the same atomic step that
@@ -244,22 +245,12 @@ public final class Outbox {
 
     /** @return entries not delivered: pending, in flight and parked */
     public long depth() {
-        lock.lock();
-        try {
-            return open.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> open.size());
     }
 
     /** @return entries the relay is still trying: pending and in flight (parked ones wait for a redrive) */
     public long inDelivery() {
-        lock.lock();
-        try {
-            return open.values().stream().filter(e -> e.state() != State.PARKED).count();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> open.values().stream().filter(e -> e.state() != State.PARKED).count());
     }
 
     /** @return whether nothing is pending, in flight or parked: every notification appended was delivered */
@@ -269,92 +260,47 @@ public final class Outbox {
 
     /** @return the parked entries, oldest first */
     public List<Entry> parked() {
-        lock.lock();
-        try {
-            return open.values().stream().filter(e -> e.state() == State.PARKED).toList();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> open.values().stream().filter(e -> e.state() == State.PARKED).toList());
     }
 
     /** @return every entry not delivered (pending, in flight, parked), oldest first: a snapshot */
     public List<Entry> entries() {
-        lock.lock();
-        try {
-            return List.copyOf(open.values());
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> List.copyOf(open.values()));
     }
 
     /** @return the entry of {@code messageId} if it is still open (pending, in flight, parked) */
     public Optional<Entry> entry(String messageId) {
-        lock.lock();
-        try {
-            return Optional.ofNullable(open.get(messageId));
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> Optional.ofNullable(open.get(messageId)));
     }
 
     /** @return whether {@code messageId} was delivered (acknowledged by the notifier) */
     public boolean isDelivered(String messageId) {
-        lock.lock();
-        try {
-            return deliveredIds.contains(messageId);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> deliveredIds.contains(messageId));
     }
 
     /** @return notifications ever appended */
     public long appended() {
-        lock.lock();
-        try {
-            return appended;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> appended);
     }
 
     /** @return notifications delivered */
     public long delivered() {
-        lock.lock();
-        try {
-            return deliveredIds.size();
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> deliveredIds.size());
     }
 
     /** @return how many times an entry was parked (a redriven entry parked again counts again) */
     public long parkings() {
-        lock.lock();
-        try {
-            return parkings;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> parkings);
     }
 
     /** @return how many times a parked entry was redriven */
     public long redrives() {
-        lock.lock();
-        try {
-            return redrives;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> redrives);
     }
 
     /** @return the message ids ever redriven, in the order of their first redrive */
     public List<String> redrivenIds() {
-        lock.lock();
-        try {
-            return List.copyOf(redrivenIds);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> List.copyOf(redrivenIds));
     }
 
     /** @return time from append to delivery of every delivered notification */
@@ -368,5 +314,15 @@ public final class Outbox {
             throw new IllegalStateException("message " + messageId + " is not in flight: " + entry);
         }
         return entry;
+    }
+
+    /** @return {@code read}'s answer, computed under the outbox's lock */
+    private <T> T locked(Supplier<T> read) {
+        lock.lock();
+        try {
+            return read.get();
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -1,11 +1,12 @@
 package archlab.order;
 
 import archlab.background.Backoff;
+import archlab.background.Durations;
 import archlab.background.PollingLoop;
 import archlab.downstream.Notifier;
 import archlab.downstream.PermanentDeliveryException;
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -66,8 +67,8 @@ public final class OutboxRelay {
          * catalogue's longest is 3.5 s; a provider's deploy, failover or rolled-back bad config lasts minutes), and a
          * notification that could not go out in 10 minutes is parked where a person sees it (the report lists it)
          * while "your order is paid" still means something to the customer. A longer horizon would hide the outage
-         * rather than survive it: this outbox lives in memory, and at the book's 375 pays a second ten minutes are
-         * already 225,000 held entries, each tried about twice a second under the 1 s cap.
+         * rather than survive it: this outbox lives in memory, and every second of the horizon holds another second's
+         * pays, each tried about twice a second under the 1 s cap.
          *
          * <p>Why 1 s: once the notifier is back every held entry is tried again within a second, and the retries of
          * entries that failed together are spread over that second (full jitter) instead of arriving in one wave.
@@ -76,11 +77,11 @@ public final class OutboxRelay {
                 Duration.ofMinutes(10), Duration.ofMillis(10), Duration.ofSeconds(1), 64);
 
         public Settings {
-            requirePositive("pollInterval", pollInterval);
-            requirePositive("notifyTimeout", notifyTimeout);
-            requirePositive("retryHorizon", retryHorizon);
-            requirePositive("backoffBase", backoffBase);
-            requirePositive("backoffMax", backoffMax);
+            Durations.requirePositive("pollInterval", pollInterval);
+            Durations.requirePositive("notifyTimeout", notifyTimeout);
+            Durations.requirePositive("retryHorizon", retryHorizon);
+            Durations.requirePositive("backoffBase", backoffBase);
+            Durations.requirePositive("backoffMax", backoffMax);
             if (backoffMax.compareTo(backoffBase) < 0) {
                 throw new IllegalArgumentException("backoffMax " + backoffMax + " is shorter than backoffBase " + backoffBase);
             }
@@ -95,12 +96,6 @@ public final class OutboxRelay {
 
         public Settings withBackoff(Duration base, Duration max) {
             return new Settings(pollInterval, notifyTimeout, retryHorizon, base, max, batchSize);
-        }
-
-        private static void requirePositive(String name, Duration d) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, was " + d);
-            }
         }
     }
 

@@ -1,8 +1,8 @@
 package archlab.order;
 
 import archlab.background.Backoff;
-import archlab.loadgen.DeadlineExceededException;
-import archlab.loadgen.RequestContext;
+import archlab.request.DeadlineExceededException;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;

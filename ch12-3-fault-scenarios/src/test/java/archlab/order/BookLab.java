@@ -7,13 +7,13 @@ import archlab.downstream.LatencyModel;
 import archlab.downstream.NotifierStub;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.LatencySummary;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.Workload;
-import archlab.report.LabFixture;
+import archlab.run.LabFixture;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
 import archlab.scenario.Scenario;
-import archlab.scenario.Timeline;
+import archlab.scenario.ScenarioClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ import java.util.Locale;
  * cache, pay limit, breaker, outbox relay and reconciler (both started), and the book's workload with its pre-created orders. A
  * new instance for every run, each ending with a full GC, so that the collection of the set-up's garbage does
  * not land in the measured run (the JIT warm-up before a JVM's first run is the harness's, the same for every
- * checkpoint: {@link archlab.report.JitWarmUp}). After the run it counts what is charged but not PAID at that
+ * checkpoint: {@link archlab.run.JitWarmUp}). After the run it counts what is charged but not PAID at that
  * moment, lets the reconciler resolve every order it holds, lets the outbox drain, then reports money,
  * delivery, retry, breaker, reconciler and cache figures.
  */
@@ -44,7 +44,7 @@ final class BookLab implements LabFixture {
     final Downstream downstream;
     final OrderService service;
     final BookWorkload workload;
-    private final Timeline timeline;
+    private final ScenarioClock timeline;
     private final ReportLine downstreamLine;
     private boolean drained;
     private boolean reconciled;
@@ -70,16 +70,16 @@ final class BookLab implements LabFixture {
 
     /** One of chapter 12.3's scenarios and the chapter's service; its time windows open relative to the start of the run. */
     BookLab(Scenario scenario) {
-        this(scenario, new Timeline(NanoClock.SYSTEM), OrderServiceSettings.DEFAULT);
+        this(scenario, new ScenarioClock(NanoClock.SYSTEM), OrderServiceSettings.DEFAULT);
     }
 
-    private BookLab(Scenario scenario, Timeline timeline, OrderServiceSettings serviceSettings) {
+    private BookLab(Scenario scenario, ScenarioClock timeline, OrderServiceSettings serviceSettings) {
         this(scenario.newDownstream(timeline, serviceSettings.paymentPoolWaits()), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
                 scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
                 serviceSettings, BookWorkload.DEFAULT_POOL);
     }
 
-    private BookLab(Downstream downstream, Timeline timeline, Duration inventoryLatency, Duration paymentLatency,
+    private BookLab(Downstream downstream, ScenarioClock timeline, Duration inventoryLatency, Duration paymentLatency,
                     Duration notifyLatency, ReportLine downstreamLine, OrderServiceSettings serviceSettings, int poolSize) {
         this.downstream = downstream;
         this.timeline = timeline;

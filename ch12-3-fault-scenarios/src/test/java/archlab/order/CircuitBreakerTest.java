@@ -7,7 +7,7 @@ import archlab.downstream.DownstreamException;
 import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.PaymentDeclinedException;
 import archlab.downstream.PaymentReplyLostException;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;

@@ -6,7 +6,7 @@ import archlab.downstream.DownstreamSettings;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.RunResult.OperationResult;
-import archlab.report.LabRun;
+import archlab.run.LabRun;
 import archlab.report.LatencyTarget;
 import archlab.report.MoneyEvidence;
 import org.junit.jupiter.api.BeforeAll;
@@ -38,7 +38,7 @@ class OverloadOpenLoopTest {
     private static final double TOLERANCE = 0.05;
 
     private final RateLimiter.Settings quota = RateLimiter.Settings.DEFAULT;
-    private LabRun.Outcome outcome;
+    private LabRun.Reports outcome;
     private BookLab lab;
 
     @BeforeAll

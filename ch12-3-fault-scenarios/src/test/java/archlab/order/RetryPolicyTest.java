@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.DownstreamException;
-import archlab.loadgen.Deadline;
-import archlab.loadgen.RequestContext;
+import archlab.request.Deadline;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import archlab.trace.Trace;
 import java.time.Duration;

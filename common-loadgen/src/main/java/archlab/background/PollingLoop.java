@@ -33,10 +33,7 @@ public final class PollingLoop {
      */
     public PollingLoop(String name, Duration pollInterval, BooleanSupplier pass) {
         this.name = Objects.requireNonNull(name, "name");
-        this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
-        if (pollInterval.isZero() || pollInterval.isNegative()) {
-            throw new IllegalArgumentException("pollInterval must be positive, was " + pollInterval);
-        }
+        this.pollInterval = Durations.requirePositive("pollInterval", Objects.requireNonNull(pollInterval, "pollInterval"));
         this.pass = Objects.requireNonNull(pass, "pass");
     }
 

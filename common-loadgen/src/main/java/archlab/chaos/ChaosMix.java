@@ -2,7 +2,7 @@ package archlab.chaos;
 
 import archlab.loadgen.LoadSpec;
 import archlab.scenario.Scenario;
-import archlab.scenario.Timeline.Window;
+import archlab.scenario.ScenarioClock.Window;
 import java.time.Duration;
 import java.util.SplittableRandom;
 

@@ -14,7 +14,7 @@ import java.util.stream.LongStream;
  *
  * <p>The trap it avoids: a typo that runs something else in silence. {@code -Dchaos.sed=17} must not run the default
  * seeds and report "no violation" about a seed it never ran. So, as {@code -Dlab.*} is read by
- * {@code archlab.report.LabProperties}, every property whose name starts with {@code chaos.} is either a known key
+ * {@code archlab.run.LabProperties}, every property whose name starts with {@code chaos.} is either a known key
  * or stops the check before any run, naming it and the known keys; a bad value stops it naming the property and the
  * value; giving both keys is refused (which did the reader mean?).
  *

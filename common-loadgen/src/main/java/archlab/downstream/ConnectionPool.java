@@ -1,9 +1,9 @@
 package archlab.downstream;
 
-import archlab.loadgen.Deadline;
+import archlab.request.Deadline;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.DeadlineExceededException;
+import archlab.request.DeadlineExceededException;
 
 /**
  * A downstream call gave up because the request's deadline passed, either before the call arrived or

@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 
 /**
  * The inventory system: holds stock for an order while it is paid for.

@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 
 /**
  * The notification system: tells the customer their order was paid.

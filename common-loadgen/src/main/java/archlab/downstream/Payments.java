@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,6 @@
 package archlab.downstream;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;

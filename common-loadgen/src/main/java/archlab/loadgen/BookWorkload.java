@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.request.PoolExhaustedException;
+import archlab.request.RequestContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

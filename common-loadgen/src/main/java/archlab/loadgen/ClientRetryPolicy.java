@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.request.Outcome;
+import archlab.background.Backoff;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -93,14 +95,12 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
         if (retry < 1) {
             throw new IllegalArgumentException("retry counts from 1, was " + retry);
         }
-        long base = backoffBase.toNanos();
-        if (base == 0) {
+        if (backoffBase.isZero()) {
             return 0;
         }
-        long cap = backoffCap.toNanos();
-        // base·2^(retry-1), saturating at the cap instead of overflowing the shift
-        long ceiling = retry - 1 >= Long.numberOfLeadingZeros(base) - 1 ? cap : Math.min(cap, base << (retry - 1));
-        return new SplittableRandom(seed ^ (sequence * 0x9e3779b97f4a7c15L) ^ retry).nextLong(ceiling + 1);
+        // the lab's one back-off formula, with full jitter drawn from the request's own seed
+        Duration ceiling = Backoff.exponential(backoffBase, backoffCap, retry);
+        return Backoff.fullJitter(ceiling, new SplittableRandom(seed ^ (sequence * 0x9e3779b97f4a7c15L) ^ retry)).toNanos();
     }
 
     /** @return e.g. {@code max_attempts=3 backoff=immediate budget=none} or {@code max_attempts=3 backoff=jittered 10ms..200ms budget=10%+10} */

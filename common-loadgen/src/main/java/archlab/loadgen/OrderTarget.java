@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.request.RequestContext;
+
 /**
  * The three operations of the book's order service, as the {@link BookWorkload} drives them. Each
  * chapter module adapts its own service to this interface, so every checkpoint runs the very same

@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.request.RequestContext;
+
 /**
  * What each request of an open-loop run does. The runner asks which operation request {@code sequence}
  * is (to keep per-operation figures), then runs it on the request's own thread.

@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * @param extra      chapter-specific figures
  * @param profile    profile tables, or null when not profiled
  * @param spread     run-to-run spread when the load was repeated, or null for a single run
- * @param jitWarmUp  the JVM's JIT warm-up ({@link JitWarmUp}): just before this run or earlier; null when none ran
+ * @param jitWarmUp  the JVM's JIT warm-up ({@code archlab.run.JitWarmUp}): just before this run or earlier; null when none ran
  */
 public record RunReport(
         String module,

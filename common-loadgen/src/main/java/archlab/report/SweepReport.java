@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What a {@link CapacitySweep} found, human first ({@link #text()}) and as JSON for the figures
+ * What a {@code archlab.run.CapacitySweep} found, human first ({@link #text()}) and as JSON for the figures
  * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable.
  *
  * @param kind          always {@value #KIND}: how tools tell a sweep report from a run report

@@ -5,7 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * One offered rate of a {@link CapacitySweep}: what the runner measured at that rate, reduced to the
+ * One offered rate of a {@code archlab.run.CapacitySweep}: what the runner measured at that rate, reduced to the
  * figures a capacity curve needs. Immutable.
  *
  * @param ratePerSecond    the offered rate, requests per second

@@ -28,7 +28,7 @@ public record WarmUp(Duration length, int ratePerSecond, long requests, String b
     }
 
     /** @return the same warm-up as a later run of the JVM sees it: done earlier, no timeline of its own */
-    WarmUp earlier() {
+    public WarmUp earlier() {
         return new WarmUp(length, ratePerSecond, requests, before, false, RunTimeline.NONE);
     }
 

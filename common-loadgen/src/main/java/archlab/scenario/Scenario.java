@@ -11,7 +11,7 @@ import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
 import archlab.loadgen.ClientRetryPolicy;
 import archlab.loadgen.LoadSpec;
-import archlab.scenario.Timeline.Window;
+import archlab.scenario.ScenarioClock.Window;
 import archlab.timeline.Recovery;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -151,7 +151,7 @@ public record Scenario(
      *       each charge attempt within its own budget, and the breaker sheds at the door: no attempt is answered
      *       past its deadline, and nothing is sent for a caller that has given up.</li>
      * </ul>
-     * A checkpoint's service chooses how its client waits ({@link #newDownstream(Timeline, ConnectionPool.Waits)}).
+     * A checkpoint's service chooses how its client waits ({@link #newDownstream(ScenarioClock, ConnectionPool.Waits)}).
      */
     public static Scenario retryStorm() {
         return new Scenario("retry-storm",
@@ -195,7 +195,7 @@ public record Scenario(
     }
 
     /** @return fresh stubs for one run of this scenario; windows are measured on {@code timeline} */
-    public Downstream newDownstream(Timeline timeline) {
+    public Downstream newDownstream(ScenarioClock timeline) {
         return newDownstream(timeline, paymentPool == null ? null : paymentPool.waits());
     }
 
@@ -205,7 +205,7 @@ public record Scenario(
      *
      * @param poolWaits how the service's client waits for a payment connection; ignored when there is no pool
      */
-    public Downstream newDownstream(Timeline timeline, ConnectionPool.Waits poolWaits) {
+    public Downstream newDownstream(ScenarioClock timeline, ConnectionPool.Waits poolWaits) {
         FaultModel tail = ErrorInjection.forStream(seed, 11, paymentTailFraction);
         long baseNanos = paymentLatency.toNanos();
         long tailNanos = paymentTailLatency.toNanos();

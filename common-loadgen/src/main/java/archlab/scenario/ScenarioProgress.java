@@ -20,9 +20,12 @@ public final class ScenarioProgress {
     /** Report files are named {@code scenario-<scenario name>.json}. */
     public static final String REPORT_PREFIX = "scenario-";
 
-    /** The checkpoints of the full table, in the order a root {@code mvn test -Dscenarios} runs them. */
-    public static final List<String> CHECKPOINTS =
-            List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios");
+    /**
+     * The system property that lists the build's checkpoints, comma-separated, in the order a root
+     * {@code mvn test -Dscenarios} runs them; the root POM sets it for every module's tests. The harness itself
+     * names no checkpoint.
+     */
+    public static final String CHECKPOINTS_PROPERTY = "archlab.checkpoints";
 
     private ScenarioProgress() {
     }
@@ -57,24 +60,35 @@ public final class ScenarioProgress {
     }
 
     /**
+     * @return the checkpoints of the build ({@value #CHECKPOINTS_PROPERTY}), in order; just {@code module} when the
+     *         property is not set (a run outside Maven)
+     */
+    public static List<String> checkpointsOfTheBuild(String module) {
+        String listed = System.getProperty(CHECKPOINTS_PROPERTY, "");
+        List<String> checkpoints = java.util.Arrays.stream(listed.split(",")).map(String::trim).filter(n -> !n.isEmpty()).toList();
+        return checkpoints.isEmpty() ? List.of(module) : checkpoints;
+    }
+
+    /**
      * The progress line printed before a scenario run, e.g.
      * {@code [scenarios] ch12-2-cache-outbox-ratelimit: slow-downstream (scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)}.
      *
-     * @param module        the checkpoint running, one of {@link #CHECKPOINTS}
+     * @param module        the checkpoint running, one of {@code checkpoints}
+     * @param checkpoints   the checkpoints of the full table, in the order they run ({@link #checkpointsOfTheBuild})
      * @param scenarioIndex 0-based index of the scenario in {@code catalogueSize}
-     * @throws IllegalArgumentException for a module not in {@link #CHECKPOINTS} or an index out of range
+     * @throws IllegalArgumentException for a module not in {@code checkpoints} or an index out of range
      */
-    public static String progressLine(String module, String scenario, int scenarioIndex, int catalogueSize) {
-        int checkpoint = CHECKPOINTS.indexOf(module);
+    public static String progressLine(String module, List<String> checkpoints, String scenario, int scenarioIndex, int catalogueSize) {
+        int checkpoint = checkpoints.indexOf(module);
         if (checkpoint < 0) {
-            throw new IllegalArgumentException("unknown checkpoint '" + module + "'; known: " + CHECKPOINTS);
+            throw new IllegalArgumentException("unknown checkpoint '" + module + "'; known: " + checkpoints);
         }
         if (scenarioIndex < 0 || scenarioIndex >= catalogueSize) {
             throw new IllegalArgumentException("scenario index " + scenarioIndex + " outside 0.." + (catalogueSize - 1));
         }
-        int left = (CHECKPOINTS.size() - checkpoint - 1) * catalogueSize + (catalogueSize - scenarioIndex - 1);
+        int left = (checkpoints.size() - checkpoint - 1) * catalogueSize + (catalogueSize - scenarioIndex - 1);
         return String.format(Locale.ROOT, "[scenarios] %s: %s (scenario %d of %d, checkpoint %d of %d, %d %s left in the full table)",
-                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, CHECKPOINTS.size(), left,
+                module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, checkpoints.size(), left,
                 left == 1 ? "run" : "runs");
     }
 }

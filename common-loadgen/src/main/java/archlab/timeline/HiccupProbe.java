@@ -1,6 +1,6 @@
 package archlab.timeline;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -55,6 +55,9 @@ public final class HiccupProbe implements AutoCloseable {
     private long shortestSleepNanos = Long.MAX_VALUE; // written and read by the probe thread only
     private volatile long worstNanos;
     private volatile long wakeUps;
+    private volatile long stalledNanos;
+    /** The shortest hiccup {@link #stalledNanos} counts. */
+    private static final long STALL_NANOS = 1_000_000L;
     private volatile boolean running = true;
     private Thread thread;
 
@@ -100,6 +103,9 @@ public final class HiccupProbe implements AutoCloseable {
         if (hiccup > worstNanos) {
             worstNanos = hiccup;
         }
+        if (hiccup >= STALL_NANOS) {
+            stalledNanos += hiccup;
+        }
         wakeUps++; // one writer: the probe thread
     }
 
@@ -121,6 +127,14 @@ public final class HiccupProbe implements AutoCloseable {
     /** @return the longest hiccup so far, ns */
     public long worstNanos() {
         return worstNanos;
+    }
+
+    /**
+     * @return the hiccups of at least 1 ms so far, summed, ns: how long the machine stood still in all, its
+     *         sub-millisecond jitter left out (a thousand wake-ups of 20 µs each are no stall)
+     */
+    public long stalledNanos() {
+        return stalledNanos;
     }
 
     /** @return how many times the probe woke so far */

@@ -1,7 +1,7 @@
 package archlab.timeline;
 
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.Outcome;
+import archlab.clock.NanoClock;
+import archlab.request.Outcome;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package archlab.trace;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.util.Arrays;
 
 /**

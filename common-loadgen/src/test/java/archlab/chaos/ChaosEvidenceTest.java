@@ -7,7 +7,7 @@ import archlab.downstream.Downstream;
 import archlab.downstream.Notification;
 import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
 import archlab.timeline.HiccupSummary;
 import archlab.timeline.RunTimeline;

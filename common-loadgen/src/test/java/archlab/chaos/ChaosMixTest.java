@@ -44,7 +44,7 @@ class ChaosMixTest {
     @DisplayName("every window opens inside the run; a finite outage ends by twice the run after it opened, so a check that waits for it waits seconds, not minutes")
     void windowsAreBounded() {
         for (Scenario m : MIXES) {
-            for (var w : new archlab.scenario.Timeline.Window[] {m.paymentStall(), m.notifierDown()}) {
+            for (var w : new archlab.scenario.ScenarioClock.Window[] {m.paymentStall(), m.notifierDown()}) {
                 if (w != null) {
                     assertThat(w.from()).isLessThan(RUN);
                 }

@@ -6,7 +6,7 @@ import archlab.loadgen.BookWorkload;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.OrderTarget;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
 import archlab.report.MoneyEvidence;
 import java.time.Duration;

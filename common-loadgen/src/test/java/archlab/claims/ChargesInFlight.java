@@ -3,7 +3,7 @@ package archlab.claims;
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
 import archlab.downstream.Payments;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 

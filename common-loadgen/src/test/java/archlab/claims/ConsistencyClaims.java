@@ -46,6 +46,8 @@ final class ConsistencyClaims {
     private static final long READ_PAUSE_NANOS = 100_000L;
     /** The provider's latency in the sequential claim: long enough to read during it, short of ch12-3's per-call budget. */
     private static final Duration CHARGE = Duration.ofMillis(30);
+    /** Half of ch12-3's per-call budget of a reserve: slow enough to be read during, never a timeout. */
+    private static final Duration RESERVE = Duration.ofMillis(10);
 
     private ConsistencyClaims() {
     }
@@ -54,7 +56,7 @@ final class ConsistencyClaims {
         return List.of(
                 new Claim("12.2-reads-own-writes", Suite.CONSISTENCY_12_2, "12.2 读缓存", 2, false,
                         "a client reads its own writes: get after create finds the order, after a PAID pay answers PAID, after a failed pay answers CREATED once compensated",
-                        "charge 30 ms, the first declined; one order's pay declined, another's PAID, a get before and during each pay; every get after an answer shows it (stale bound 0 ms; after the declined pay PAYING only until CREATED, within 1 s);"
+                        "reserve 10 ms, charge 30 ms, the first charge declined at once; one order's pay declined, another's PAID, a get before and during each pay; every get after an answer shows it (stale bound 0 ms; after the declined pay PAYING only until CREATED, within 1 s);"
                                 + " an id asked for before it was created is found once created",
                         ConsistencyClaims::readsOwnWrites),
                 new Claim("12.2-reads-own-writes-concurrent", Suite.CONSISTENCY_12_2, "12.2 读缓存", 2, false,
@@ -67,14 +69,16 @@ final class ConsistencyClaims {
         StubBehaviour payment = StubBehaviour.constant(CHARGE).withErrors(callIndex -> callIndex == 0);
         List<String> wrong = new ArrayList<>();
         List<String> seen = new ArrayList<>();
-        try (Bench bench = Bench.of(checkpoint, StubBehaviour.constant(Duration.ZERO), payment, ErrorInjection.NONE,
+        // a decline comes back at once: the reserve (and the release after it) keep the declined pay PAYING long enough
+        // for the read "during" it to land there, or a cache that keeps the PAYING it saw would never be caught
+        try (Bench bench = Bench.of(checkpoint, StubBehaviour.constant(RESERVE), payment, ErrorInjection.NONE,
                 StubBehaviour.constant(Duration.ZERO));
              var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             String id = bench.createBookOrder();
             expect(bench, id, "CREATED", 0, "get after create", wrong, seen);
 
             Future<Bench.Timed<OrderPort.OrderView>> declined = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(TIMEOUT), id)));
-            Thread.sleep(CHARGE.toMillis() / 3);
+            Thread.sleep(RESERVE.toMillis() / 2);
             seen.add("during the declined pay " + status(bench, id));
             Bench.Timed<OrderPort.OrderView> failed = declined.get(10, TimeUnit.SECONDS);
             seen.add("declined pay answered " + (failed.error() == null ? failed.value().status() : failed.error().kind()));
@@ -243,12 +247,15 @@ final class ConsistencyClaims {
                 }));
             }
             int paid = 0;
-            for (Future<Integer> f : payersDone) {
-                paid += f.get(30, TimeUnit.SECONDS);
-            }
-            Thread.sleep(50);
-            reading.set(false);
             long reads = 0;
+            try {
+                for (Future<Integer> f : payersDone) {
+                    paid += f.get(30, TimeUnit.SECONDS);
+                }
+                Thread.sleep(50);
+            } finally {
+                reading.set(false); // whatever happened to the payers: a reader left spinning loads every later claim
+            }
             for (FutureTask<Long> f : readersDone) {
                 reads += f.get(30, TimeUnit.SECONDS);
             }

@@ -32,7 +32,7 @@ final class HardeningClaims {
         return List.of(
                 new Claim("12.3-deadline-kept", Suite.LESSON_12_3, "12.3 每次调用的预算", 3, false,
                         "under a slow payment no caller is answered more than a few ms past its deadline",
-                        "200 ms deadline, each pay answered at most 5 ms past it: 10 and then 3 concurrent pays on a 1 s charge, and one pay declined after 150 ms whose release takes 1 s",
+                        "200 ms deadline, each pay answered at most 5 ms past it: 10 and then 3 concurrent pays on a 1 s charge, and one pay declined at once whose release takes 1 s",
                         HardeningClaims::deadlineKept),
                 new Claim("12.3-reconciled", Suite.LESSON_12_3, "12.3 对账", 3, false,
                         "after reconcile no order is charged but not PAID",
@@ -49,39 +49,49 @@ final class HardeningClaims {
     }
 
     /**
-     * Three ways to keep a caller past its deadline, each its own bench (a fresh breaker): ten pays on a hanging
-     * charge (the breaker opens on them), three on it (too few to open the breaker: only the retries' own deadline
-     * checks end them), and one declined pay whose release hangs (compensation inside the request waits for it).
+     * Three ways to keep a caller past its deadline, each its own bench (a fresh breaker) with its own hiccup probe:
+     * ten pays on a hanging charge (the breaker opens on them), three on it (too few to open the breaker: only the
+     * retries' own deadline checks end them), and one pay declined at once whose release hangs (compensation inside
+     * the request waits for it). A bench whose overrun the machine's stalls during it could explain (a stall beyond
+     * the bound, and the overrun no longer than the bound plus every stall of 1 ms or more summed) is not judged.
      */
     static Verdict deadlineKept(Checkpoint checkpoint) throws Exception {
         Duration deadline = Duration.ofMillis(200);
+        List<Overrun> benches = new ArrayList<>();
+        try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
+            benches.add(worstOverrun("10 pays on a 1 s charge", bench, 10, deadline));
+        }
+        try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
+            benches.add(worstOverrun("3 pays on it", bench, 3, deadline));
+        }
+        try (Bench bench = Bench.of(checkpoint,
+                new StubBehaviour(Bench.firstCall(Duration.ofMillis(10), Duration.ofSeconds(1)), ErrorInjection.NONE),
+                StubBehaviour.constant(Duration.ZERO).withErrors(callIndex -> callIndex == 0),
+                ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO))) {
+            benches.add(worstOverrun("a pay declined at once whose release takes 1 s", bench, 1, deadline));
+        }
+        String measured = "deadline " + deadline.toMillis() + " ms; worst answer past it: "
+                + String.join(", ", benches.stream().map(Overrun::describe).toList());
+        boolean kept = benches.stream().allMatch(o -> o.nanos() <= OVERRUN_BOUND.toNanos());
+        boolean explained = benches.stream().filter(o -> o.nanos() > OVERRUN_BOUND.toNanos())
+                .anyMatch(o -> o.stalledBeyondBound() && o.nanos() <= OVERRUN_BOUND.toNanos() + o.stalledNanos());
+        if (!kept && explained) {
+            return Verdict.notJudged(measured);
+        }
+        return Verdict.of(kept, measured);
+    }
+
+    /** One bench's latest answer past the deadline (0: none late) and the machine's stalls while it ran. */
+    private record Overrun(String bench, long nanos, boolean stalledBeyondBound, long stalledNanos, String hiccups) {
+        String describe() {
+            return String.format(Locale.ROOT, "%s %.1f ms (%s, stalls summed %.1f ms)", bench, nanos / 1e6, hiccups, stalledNanos / 1e6);
+        }
+    }
+
+    private static Overrun worstOverrun(String name, Bench bench, int pays, Duration deadline) throws Exception {
         try (HiccupProbe probe = HiccupProbe.start()) {
-            long hanging;
-            try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
-                hanging = worstOverrunNanos(bench, 10, deadline);
-            }
-            long fewHanging;
-            try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
-                fewHanging = worstOverrunNanos(bench, 3, deadline);
-            }
-            long slowRelease;
-            try (Bench bench = Bench.of(checkpoint,
-                    new StubBehaviour(Bench.firstCall(Duration.ofMillis(10), Duration.ofSeconds(1)), ErrorInjection.NONE),
-                    StubBehaviour.constant(Duration.ofMillis(150)).withErrors(callIndex -> callIndex == 0),
-                    ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO))) {
-                slowRelease = worstOverrunNanos(bench, 1, deadline);
-            }
-            long worstOverrun = Math.max(0, Math.max(hanging, Math.max(fewHanging, slowRelease)));
-            String measured = String.format(Locale.ROOT,
-                    "deadline %d ms; worst answer past it: 10 pays on a 1 s charge %.1f ms, 3 pays on it %.1f ms, a declined pay whose release takes 1 s %.1f ms (%s)",
-                    deadline.toMillis(), Math.max(0, hanging) / 1e6, Math.max(0, fewHanging) / 1e6, Math.max(0, slowRelease) / 1e6, probe.describe());
-            boolean kept = worstOverrun <= OVERRUN_BOUND.toNanos();
-            // A stall delays an answer by its own length, no more: an overrun longer than the bound plus the
-            // worst stall seen is the code's, whatever the machine did meanwhile.
-            if (!kept && worstOverrun <= OVERRUN_BOUND.toNanos() + probe.worstNanos()) {
-                return Verdict.notJudged(measured);
-            }
-            return Verdict.of(kept, measured);
+            long worst = Math.max(0, worstOverrunNanos(bench, pays, deadline));
+            return new Overrun(name, worst, probe.stalledBeyond(OVERRUN_BOUND), probe.stalledNanos(), probe.describe());
         }
     }
 

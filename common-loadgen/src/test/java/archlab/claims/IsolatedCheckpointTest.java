@@ -2,8 +2,8 @@ package archlab.claims;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +26,7 @@ class IsolatedCheckpointTest {
             import archlab.downstream.Inventory;
             import archlab.downstream.Notifier;
             import archlab.downstream.Payments;
-            import archlab.loadgen.RequestContext;
+            import archlab.request.RequestContext;
             import java.util.List;
             final class CountingCheckpoint implements Checkpoint {
                 static int built;

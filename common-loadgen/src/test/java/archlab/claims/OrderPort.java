@@ -1,6 +1,6 @@
 package archlab.claims;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.List;
 
 /**

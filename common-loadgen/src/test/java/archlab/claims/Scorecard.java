@@ -139,8 +139,12 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         return sb.append("</testsuite>\n").toString();
     }
 
-    private static String xml(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    /** Escapes {@code s} for an XML attribute or text; characters XML 1.0 cannot carry (a NUL a solution threw) become U+FFFD. */
+    static String xml(String s) {
+        StringBuilder legal = new StringBuilder(s.length());
+        s.codePoints().forEach(c -> legal.appendCodePoint(c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF)
+                || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF) ? c : 0xFFFD));
+        return legal.toString().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
     /** Writes {@code <name>.md}, {@code .json} and {@code .xml} to {@code dir}; returns the Markdown file. */

@@ -93,7 +93,7 @@ public final class StudentCodeCheck {
         }
         refusals.addAll(duplicatedHarnessClasses(classPath, root));
         if (!classNames.isEmpty()) {
-            refusals.addAll(uses(root));
+            refusals.addAll(uses(root, classPath));
         }
         refusals.sort(Comparator.comparing(Refusal::className).thenComparing(Refusal::why));
         return List.copyOf(new LinkedHashSet<>(refusals));
@@ -130,7 +130,73 @@ public final class StudentCodeCheck {
                 .filter(s -> !s.isBlank()).map(s -> Path.of(s).toAbsolutePath().normalize()).toList();
     }
 
-    private static List<Refusal> uses(Path root) {
+    private static List<Refusal> uses(Path root, List<Path> classPath) {
+        try (java.net.URLClassLoader resolver = resolver(root, classPath)) {
+            return uses(root, resolver);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close the class loader over " + root, e);
+        }
+    }
+
+    /** Loads classes by name without initialising them (no code of theirs runs): to walk a type's supertypes. */
+    private static java.net.URLClassLoader resolver(Path root, List<Path> classPath) {
+        List<java.net.URL> urls = new ArrayList<>();
+        for (Path p : Stream.concat(Stream.of(root), classPath.stream()).toList()) {
+            try {
+                urls.add(p.toUri().toURL());
+            } catch (java.net.MalformedURLException e) {
+                throw new IllegalArgumentException("not a class path entry: " + p, e);
+            }
+        }
+        return new java.net.URLClassLoader(urls.toArray(java.net.URL[]::new), ClassLoader.getPlatformClassLoader());
+    }
+
+    /**
+     * The rules name the type that declares a member, while a class file names the type it was called through: a
+     * call of {@code getStackTrace} on an {@code Exception}, or of {@code readerForUpdating} on a subclass of
+     * {@code ObjectMapper}, is judged as the declaring supertype's too. @return the supertypes of {@code owner} that
+     * declare a field or method named {@code member}; empty if {@code owner} cannot be loaded
+     */
+    private static List<String> declaringSupertypes(String owner, String member, ClassLoader resolver) {
+        List<String> out = new ArrayList<>();
+        if (member.equals("<init>") || member.equals("<clinit>")) {
+            return out; // constructors are not inherited
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(owner, false, resolver);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return out;
+        }
+        java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
+        Set<Class<?>> seen = new java.util.HashSet<>();
+        todo.add(type);
+        while (!todo.isEmpty()) {
+            Class<?> t = todo.poll();
+            if (!seen.add(t)) {
+                continue;
+            }
+            if (t != type && declares(t, member)) {
+                out.add(t.getName());
+            }
+            if (t.getSuperclass() != null) {
+                todo.add(t.getSuperclass());
+            }
+            todo.addAll(List.of(t.getInterfaces()));
+        }
+        return out;
+    }
+
+    private static boolean declares(Class<?> t, String member) {
+        try {
+            return Stream.of(t.getDeclaredMethods()).anyMatch(m -> m.getName().equals(member))
+                    || Stream.of(t.getDeclaredFields()).anyMatch(f -> f.getName().equals(member));
+        } catch (LinkageError | SecurityException e) {
+            return false;
+        }
+    }
+
+    private static List<Refusal> uses(Path root, ClassLoader resolver) {
         ArchConfiguration.get().setResolveMissingDependenciesFromClassPath(false);
         JavaClasses classes = new ClassFileImporter().importPath(root);
         List<Refusal> out = new ArrayList<>();
@@ -160,6 +226,10 @@ public final class StudentCodeCheck {
                 String member = a.getTarget().getName();
                 StudentCodeRules.memberDenied(owner, member)
                         .ifPresent(w -> out.add(new Refusal(c.getName(), "uses " + owner + "." + member + ": " + w)));
+                for (String declaring : declaringSupertypes(owner, member, resolver)) {
+                    StudentCodeRules.memberDenied(declaring, member).ifPresent(w -> out.add(new Refusal(c.getName(),
+                            "uses " + owner + "." + member + " (" + declaring + "'s): " + w)));
+                }
             }
         }
         return out;

@@ -101,7 +101,20 @@ class StudentCodeCheckTest {
                 Arguments.of("a process", "archlab/order/Cheat.java", service(
                         "static void run() throws Exception { new ProcessBuilder(\"true\").start(); }"), "java.lang.ProcessBuilder"),
                 Arguments.of("a socket", "archlab/order/Cheat.java", service(
-                        "static void call() throws Exception { new java.net.Socket(\"127.0.0.1\", 1).close(); }"), "java.net"));
+                        "static void call() throws Exception { new java.net.Socket(\"127.0.0.1\", 1).close(); }"), "java.net"),
+                // a call names the type it went through, not the one declaring the member: judged as the declarer's too
+                Arguments.of("the stack through an Exception, not a Throwable", "archlab/order/Cheat.java", service(
+                        "static Object[] who() { return new Exception().getStackTrace(); }"), "(java.lang.Throwable's)"),
+                Arguments.of("Jackson through a subclass of ObjectMapper", "archlab/order/Cheat.java", service(
+                        "static final class M extends com.fasterxml.jackson.databind.ObjectMapper {}\n"
+                                + "static Object into(Object grader) { return new M().readerForUpdating(grader); }"),
+                        "(com.fasterxml.jackson.databind.ObjectMapper's)"),
+                Arguments.of("a JVM-wide time zone through SimpleTimeZone", "archlab/order/Cheat.java", service(
+                        "static void mark() { java.util.SimpleTimeZone.setDefault(new java.util.SimpleTimeZone(7, \"x\")); }"),
+                        "(java.util.TimeZone's)"),
+                Arguments.of("every thread's stack through ForkJoinWorkerThread", "archlab/order/Cheat.java", service(
+                        "static Object all() { return java.util.concurrent.ForkJoinWorkerThread.getAllStackTraces(); }"),
+                        "(java.lang.Thread's)"));
     }
 
     @ParameterizedTest(name = "refused: {0}")
@@ -126,7 +139,7 @@ class StudentCodeCheckTest {
         SourceCompiler.compile(Map.of("archlab/order/Honest.java", """
                 package archlab.order;
                 import archlab.downstream.Payments;
-                import archlab.loadgen.RequestContext;
+                import archlab.request.RequestContext;
                 import com.fasterxml.jackson.databind.ObjectMapper;
                 import java.util.concurrent.ConcurrentHashMap;
                 import java.util.concurrent.locks.ReentrantLock;

@@ -36,24 +36,8 @@ final class StudentCodeRules {
             IsolatedCheckpoint.SOLUTION_PACKAGE + ".", "com.github.benmanes.caffeine.", "io.github.bucket4j.",
             "com.fasterxml.jackson.", "org.HdrHistogram.");
 
-    /**
-     * The harness's service side — the ports, the request's context and deadline, spans, the profiled lock, the
-     * background loop — and nothing of the runner, the stubs, the ledger or the reports. A nested class of a listed
-     * class is allowed with it.
-     */
-    static final Set<String> HARNESS_CLASSES = Set.of(
-            "archlab.loadgen.RequestContext", "archlab.loadgen.NanoClock", "archlab.loadgen.Deadline",
-            "archlab.loadgen.DeadlineExceededException", "archlab.loadgen.RequestRejectedException",
-            "archlab.loadgen.OrderTarget", "archlab.loadgen.BookWorkload", "archlab.loadgen.LatencyHistogram",
-            "archlab.loadgen.LatencySummary",
-            "archlab.downstream.Inventory", "archlab.downstream.Payments", "archlab.downstream.Notifier",
-            "archlab.downstream.Notification", "archlab.downstream.ChargeRequest", "archlab.downstream.ChargeResult",
-            "archlab.downstream.DownstreamException", "archlab.downstream.DownstreamTimeoutException",
-            "archlab.downstream.PaymentReplyLostException", "archlab.downstream.PaymentDeclinedException",
-            "archlab.downstream.PermanentDeliveryException", "archlab.downstream.LatencyModel",
-            "archlab.downstream.ConnectionPool",
-            "archlab.trace.Span", "archlab.profile.ProfiledLock",
-            "archlab.background.Backoff", "archlab.background.PollingLoop");
+    /** The harness's service side, the only part of the harness a solution may use ({@link archlab.house.HouseRules}). */
+    static final Set<String> HARNESS_CLASSES = archlab.house.HouseRules.SERVICE_SIDE_CLASSES;
 
     /** The few types of java.io a service has a use for: no file, no descriptor, no serialization. */
     static final Set<String> JAVA_IO = Set.of(

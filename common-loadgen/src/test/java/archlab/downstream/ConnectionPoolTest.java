@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.ConnectionPool.Settings;
 import archlab.downstream.ConnectionPool.Waits;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

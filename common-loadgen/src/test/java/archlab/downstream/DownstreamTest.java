@@ -3,7 +3,7 @@ package archlab.downstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

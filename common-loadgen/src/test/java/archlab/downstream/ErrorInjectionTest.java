@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.data.Offset.offset;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -3,7 +3,7 @@ package archlab.downstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import org.junit.jupiter.api.DisplayName;

@@ -3,7 +3,7 @@ package archlab.downstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;

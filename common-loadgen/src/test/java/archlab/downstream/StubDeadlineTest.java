@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import archlab.loadgen.DeadlineExceededException;
-import archlab.loadgen.NanoClock;
-import archlab.loadgen.RequestContext;
+import archlab.request.DeadlineExceededException;
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -1,5 +1,9 @@
 package archlab.loadgen;
 
+import archlab.request.Deadline;
+import archlab.clock.NanoClock;
+import archlab.request.PoolExhaustedException;
+import archlab.request.RequestContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;

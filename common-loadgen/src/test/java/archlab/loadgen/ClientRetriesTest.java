@@ -1,5 +1,7 @@
 package archlab.loadgen;
 
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

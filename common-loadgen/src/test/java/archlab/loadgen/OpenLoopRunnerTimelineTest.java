@@ -1,5 +1,8 @@
 package archlab.loadgen;
 
+import archlab.clock.NanoClock;
+import archlab.request.RequestContext;
+import archlab.request.RequestRejectedException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.timeline.HiccupSummary;

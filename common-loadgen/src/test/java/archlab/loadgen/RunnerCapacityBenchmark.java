@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.report.ReportWriter;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.Downstream;
 import archlab.downstream.Notification;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.Outcome;
+import archlab.request.Outcome;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.testing.FakeClock;
 import archlab.timeline.Interval;

@@ -3,30 +3,33 @@ package archlab.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 class ScenarioProgressTest {
 
+    private static final List<String> CHECKPOINTS = List.of("step-a", "step-b", "step-c");
+
     @Test
     @DisplayName("the progress line names the scenario and the checkpoint and counts the runs left in the full 3 × 3 table")
     void progressCountsTheRunsLeft() {
-        assertThat(ScenarioProgress.progressLine("ch12-1-baseline", "normal", 0, 3))
-                .isEqualTo("[scenarios] ch12-1-baseline: normal (scenario 1 of 3, checkpoint 1 of 3, 8 runs left in the full table)");
-        assertThat(ScenarioProgress.progressLine("ch12-2-cache-outbox-ratelimit", "slow-downstream", 1, 3))
+        assertThat(ScenarioProgress.progressLine("step-a", CHECKPOINTS, "normal", 0, 3))
+                .isEqualTo("[scenarios] step-a: normal (scenario 1 of 3, checkpoint 1 of 3, 8 runs left in the full table)");
+        assertThat(ScenarioProgress.progressLine("step-b", CHECKPOINTS, "slow-downstream", 1, 3))
                 .endsWith("(scenario 2 of 3, checkpoint 2 of 3, 4 runs left in the full table)");
-        assertThat(ScenarioProgress.progressLine("ch12-3-fault-scenarios", "slow-downstream", 1, 3))
+        assertThat(ScenarioProgress.progressLine("step-c", CHECKPOINTS, "slow-downstream", 1, 3))
                 .endsWith("(scenario 2 of 3, checkpoint 3 of 3, 1 run left in the full table)");
-        assertThat(ScenarioProgress.progressLine("ch12-3-fault-scenarios", "failing-downstream", 2, 3))
+        assertThat(ScenarioProgress.progressLine("step-c", CHECKPOINTS, "failing-downstream", 2, 3))
                 .endsWith("(scenario 3 of 3, checkpoint 3 of 3, 0 runs left in the full table)");
     }
 
     @Test
     @DisplayName("an unknown checkpoint or a scenario index outside the catalogue is a clear error")
     void badInputIsRefused() {
-        assertThatThrownBy(() -> ScenarioProgress.progressLine("ch12-9-nope", "normal", 0, 3))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ch12-9-nope").hasMessageContaining("ch12-1-baseline");
-        assertThatThrownBy(() -> ScenarioProgress.progressLine("ch12-1-baseline", "normal", 3, 3))
+        assertThatThrownBy(() -> ScenarioProgress.progressLine("step-z", CHECKPOINTS, "normal", 0, 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("step-z").hasMessageContaining("step-a");
+        assertThatThrownBy(() -> ScenarioProgress.progressLine("step-a", CHECKPOINTS, "normal", 3, 3))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside");
     }
 

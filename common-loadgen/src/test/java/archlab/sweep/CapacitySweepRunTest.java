@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.DownstreamCounts;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.Workload;
-import archlab.report.CapacitySweep;
-import archlab.report.JitWarmUp;
-import archlab.report.LabFixture;
+import archlab.run.CapacitySweep;
+import archlab.run.JitWarmUp;
+import archlab.run.LabFixture;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportWriter;
 import archlab.report.SweepReport;

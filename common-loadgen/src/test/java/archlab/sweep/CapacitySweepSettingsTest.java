@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.loadgen.LoadSpec;
-import archlab.report.CapacitySweep;
-import archlab.report.LabProperties;
+import archlab.run.CapacitySweep;
+import archlab.run.LabProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;

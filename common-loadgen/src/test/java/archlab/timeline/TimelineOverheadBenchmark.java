@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.Arrival;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
-import archlab.loadgen.Outcome;
-import archlab.loadgen.RequestContext;
+import archlab.request.Outcome;
+import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.ThreadKind;
 import archlab.loadgen.Workload;

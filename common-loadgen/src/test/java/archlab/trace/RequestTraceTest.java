@@ -190,8 +190,8 @@ class RequestTraceTest {
     @DisplayName("Trace.OFF records nothing, hands out Span.NOOP and never reads a clock")
     void offReturnsNoopAndReadsNoClock() {
         // Trace.OFF holds no clock at all; the context around it holds one that fails if read
-        archlab.loadgen.RequestContext ctx = new archlab.loadgen.RequestContext(
-                1, 0, archlab.loadgen.Deadline.NONE, FakeClock.throwing(), Trace.OFF);
+        archlab.request.RequestContext ctx = new archlab.request.RequestContext(
+                1, 0, archlab.request.Deadline.NONE, FakeClock.throwing(), Trace.OFF);
         assertThat(Trace.OFF.isRecording()).isFalse();
         for (int i = 0; i < 3; i++) {
             try (Span s = ctx.span("payment")) {

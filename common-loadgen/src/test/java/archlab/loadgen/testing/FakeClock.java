@@ -1,6 +1,6 @@
 package archlab.loadgen.testing;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 

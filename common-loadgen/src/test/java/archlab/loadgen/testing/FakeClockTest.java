@@ -3,7 +3,7 @@ package archlab.loadgen.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,9 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportLine;
 import archlab.downstream.DownstreamCounts;
-import archlab.loadgen.RequestContext;
+import archlab.request.RequestContext;
 import archlab.loadgen.Workload;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.run;
 
 import archlab.loadgen.Arrival;
 import archlab.loadgen.ThreadKind;

@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.request;
 
 /**
  * Thrown when a call gives up because the request's {@link Deadline} passed: the counterpart of Go's

@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.request;
 
 /**
  * Thrown by a workload when a request needs an item it no longer has (for the book's workload: a

@@ -1,5 +1,7 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportLine;
 import archlab.downstream.DownstreamCounts;
 import archlab.loadgen.Workload;
 import java.util.List;

@@ -1,5 +1,6 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.WarmUp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
@@ -37,7 +38,7 @@ class LabRunWarmUpTest {
     @DisplayName("the first run of a JVM loads a scratch fixture of its own first: one more fixture, whose requests no figure of the report counts")
     void firstRunWarmsOnAScratchFixture() {
         List<RecordingFixture> made = new ArrayList<>();
-        LabRun.Outcome outcome = lab("first", new JitWarmUp()).run(() -> {
+        LabRun.Reports outcome = lab("first", new JitWarmUp()).run(() -> {
             RecordingFixture f = new RecordingFixture();
             made.add(f);
             return f;
@@ -58,7 +59,7 @@ class LabRunWarmUpTest {
     @Test
     @DisplayName("the report says what was warmed and how long: the settings line states the JIT warm-up, never warmup=none")
     void settingsLineStatesTheWarmUp() {
-        LabRun.Outcome outcome = lab("stated", new JitWarmUp()).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("stated", new JitWarmUp()).run(RecordingFixture::new);
         assertThat(outcome.report().text()).contains(" warmup=jit 0.1s at 200/s on a scratch fixture just before this run"
                 + " (20 requests, excluded) ").doesNotContain("warmup=none");
     }
@@ -66,7 +67,7 @@ class LabRunWarmUpTest {
     @Test
     @DisplayName("the warmed run's timeline shows the warm-up's intervals, labelled jit-warmup, before the run's time 0")
     void timelineShowsTheWarmUp() {
-        LabRun.Outcome outcome = lab("visible", new JitWarmUp()).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("visible", new JitWarmUp()).run(RecordingFixture::new);
         List<Interval> warm = outcome.run().timeline().phase(Interval.JIT_WARMUP);
         assertThat(warm).isNotEmpty().allSatisfy(i -> assertThat(i.endMillis()).isLessThanOrEqualTo(0.0));
         assertThat(warm.stream().mapToLong(Interval::offered).sum()).isEqualTo(20);
@@ -80,7 +81,7 @@ class LabRunWarmUpTest {
         JitWarmUp jvm = new JitWarmUp();
         lab("first", jvm).run(RecordingFixture::new);
         List<RecordingFixture> made = new ArrayList<>();
-        LabRun.Outcome second = lab("second", jvm).run(() -> {
+        LabRun.Reports second = lab("second", jvm).run(() -> {
             RecordingFixture f = new RecordingFixture();
             made.add(f);
             return f;
@@ -95,7 +96,7 @@ class LabRunWarmUpTest {
     @Test
     @DisplayName("of repeated runs only the first is warmed just before; the others say it ran earlier")
     void repetitionsAreWarmedOnce() {
-        LabRun.Outcome outcome = lab("repeated", new JitWarmUp()).repetitions(2).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("repeated", new JitWarmUp()).repetitions(2).run(RecordingFixture::new);
         assertThat(outcome.repetitions().get(0).jitWarmUp().inThisRun()).isTrue();
         assertThat(outcome.repetitions().get(1).jitWarmUp().inThisRun()).isFalse();
     }
@@ -106,7 +107,7 @@ class LabRunWarmUpTest {
         Properties p = new Properties();
         p.setProperty("lab.jit.warmup", "0s");
         List<RecordingFixture> made = new ArrayList<>();
-        LabRun.Outcome outcome = lab("cold", new JitWarmUp()).withOverrides(p).run(() -> {
+        LabRun.Reports outcome = lab("cold", new JitWarmUp()).withOverrides(p).run(() -> {
             RecordingFixture f = new RecordingFixture();
             made.add(f);
             return f;

@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.run;
 
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;

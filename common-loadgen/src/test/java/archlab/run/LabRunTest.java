@@ -1,5 +1,8 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.MoneyEvidence;
+import archlab.report.RunReport;
+import archlab.report.Spread;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +46,7 @@ class LabRunTest {
     void everyRepetitionGetsAFreshFixture() {
         AtomicInteger supplied = new AtomicInteger();
         Set<RecordingFixture> fixtures = Collections.newSetFromMap(new IdentityHashMap<>());
-        LabRun.Outcome outcome = lab("repeated").repetitions(3).run(() -> {
+        LabRun.Reports outcome = lab("repeated").repetitions(3).run(() -> {
             supplied.incrementAndGet();
             RecordingFixture f = new RecordingFixture();
             fixtures.add(f);
@@ -57,7 +60,7 @@ class LabRunTest {
     @Test
     @DisplayName("a repeated run's report carries a spread over all runs, min ≤ median ≤ max in every row, printed in its text")
     void repeatedRunCarriesTheSpread() throws IOException {
-        LabRun.Outcome outcome = lab("spread").repetitions(3).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("spread").repetitions(3).run(RecordingFixture::new);
         Spread spread = outcome.report().spread();
         assertThat(spread).isNotNull();
         assertThat(spread.runs()).isEqualTo(3);
@@ -74,7 +77,7 @@ class LabRunTest {
     @Test
     @DisplayName("the written report is the last repetition's, with the spread added")
     void writtenReportIsTheLastRepetition() {
-        LabRun.Outcome outcome = lab("last").repetitions(2).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("last").repetitions(2).run(RecordingFixture::new);
         RunReport last = outcome.repetitions().get(1);
         assertThat(outcome.report().run()).isSameAs(last.run());
         assertThat(outcome.repetitions()).allSatisfy(r -> assertThat(r.spread()).isNull());
@@ -83,7 +86,7 @@ class LabRunTest {
     @Test
     @DisplayName("a single run has no spread, writes <name>.txt and <name>.json into reportsDir and no .jfr when not profiled")
     void singleRunWritesTextAndJson() {
-        LabRun.Outcome outcome = lab("single").run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("single").run(RecordingFixture::new);
         assertThat(outcome.report().spread()).isNull();
         assertThat(outcome.profile()).isNull();
         assertThat(outcome.textFile()).isEqualTo(dir.resolve("single.txt")).isRegularFile();
@@ -97,7 +100,7 @@ class LabRunTest {
     @Test
     @DisplayName("the run prints the report's text and where it was written to the output sink")
     void runPrintsTheReport() {
-        LabRun.Outcome outcome = lab("printed").run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("printed").run(RecordingFixture::new);
         assertThat(printed).contains(outcome.report().text());
         assertThat(printed).anySatisfy(l -> assertThat(l).startsWith("report: ").contains("printed.txt"));
     }
@@ -106,7 +109,7 @@ class LabRunTest {
     @DisplayName("afterRun is called after the last request ran and before money(), downstreamCounts() and extra() are read")
     void afterRunComesAfterTheRunAndBeforeTheFigures() {
         List<RecordingFixture> made = new ArrayList<>();
-        LabRun.Outcome outcome = lab("order").run(() -> {
+        LabRun.Reports outcome = lab("order").run(() -> {
             RecordingFixture f = new RecordingFixture();
             made.add(f);
             return f;
@@ -138,7 +141,7 @@ class LabRunTest {
     @Test
     @DisplayName("a profiled run writes <name>.jfr beside the report and adds the profile to it")
     void profiledRunWritesTheJfrBesideTheReport() throws IOException {
-        LabRun.Outcome outcome = lab("profiled").profiled(true).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("profiled").profiled(true).run(RecordingFixture::new);
         Path jfr = dir.resolve("profiled.jfr");
         assertThat(jfr).isRegularFile();
         assertThat(Files.size(jfr)).isPositive();
@@ -186,7 +189,7 @@ class LabRunTest {
     @Test
     @DisplayName("a run writes its interval log <name>.hlog beside the report, and the report's text names it")
     void runWritesItsIntervalLog() {
-        LabRun.Outcome outcome = lab("logged").run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("logged").run(RecordingFixture::new);
         assertThat(dir.resolve("logged.hlog")).isRegularFile();
         assertThat(outcome.report().text()).contains(" log=logged.hlog");
         assertThat(printed).anySatisfy(l -> assertThat(l).startsWith("report: ").contains(".hlog"));
@@ -195,7 +198,7 @@ class LabRunTest {
     @Test
     @DisplayName("every run's report has a hiccup line with the probe's p99, and its timeline's run intervals add up to what was offered")
     void everyRunHasHiccupsAndATimeline() {
-        LabRun.Outcome outcome = lab("timed").run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("timed").run(RecordingFixture::new);
         assertThat(outcome.report().text()).containsPattern("(?m)^hiccup p50=\\d+us p99=\\d+us max=\\d+us ");
         assertThat(outcome.run().hiccups().samples()).isPositive();
         assertThat(outcome.run().timeline().phase(archlab.timeline.Interval.RUN).stream()
@@ -207,7 +210,7 @@ class LabRunTest {
     void intervalOverride() {
         java.util.Properties p = new java.util.Properties();
         p.setProperty("lab.interval", "50ms");
-        LabRun.Outcome outcome = lab("interval").withOverrides(p).run(RecordingFixture::new);
+        LabRun.Reports outcome = lab("interval").withOverrides(p).run(RecordingFixture::new);
         assertThat(outcome.run().timeline().interval()).isEqualTo(Duration.ofMillis(50));
         assertThat(outcome.report().text()).contains("timeline interval=50ms ");
     }

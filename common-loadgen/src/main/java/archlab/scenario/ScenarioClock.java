@@ -1,6 +1,6 @@
 package archlab.scenario;
 
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import java.time.Duration;
 
 /**
@@ -10,12 +10,12 @@ import java.time.Duration;
  *
  * <p>Thread-safety: {@link #start()} publishes through a volatile; reads are safe from any thread.
  */
-public final class Timeline {
+public final class ScenarioClock {
 
     private final NanoClock clock;
     private volatile long startNanos = Long.MIN_VALUE;
 
-    public Timeline(NanoClock clock) {
+    public ScenarioClock(NanoClock clock) {
         this.clock = clock;
     }
 

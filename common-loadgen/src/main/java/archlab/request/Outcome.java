@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.request;
 
 /** How one request of a load run ended. Every started request has exactly one outcome. */
 public enum Outcome {

@@ -1,5 +1,6 @@
-package archlab.loadgen;
+package archlab.request;
 
+import archlab.clock.NanoClock;
 import java.time.Duration;
 
 /**

@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,7 +1,8 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.WarmUp;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
 import archlab.timeline.TimelineSettings;

@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.clock;
 
 /**
  * A monotonic clock in nanoseconds, injectable so that tests can advance time instead of sleeping.

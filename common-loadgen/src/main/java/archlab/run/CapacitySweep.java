@@ -1,5 +1,12 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.Environment;
+import archlab.report.Knee;
+import archlab.report.LimitEvidence;
+import archlab.report.ReportWriter;
+import archlab.report.SweepReport;
+import archlab.report.SweepRow;
+import archlab.report.WarmUp;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;

@@ -1,4 +1,4 @@
-package archlab.report;
+package archlab.run;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

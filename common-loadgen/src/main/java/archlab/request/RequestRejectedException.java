@@ -1,4 +1,4 @@
-package archlab.loadgen;
+package archlab.request;
 
 import java.time.Duration;
 

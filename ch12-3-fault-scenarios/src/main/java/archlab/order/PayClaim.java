@@ -17,15 +17,15 @@ import java.util.List;
  * @param order           the claimed order, PAYING
  * @param reservationKeys the key of each item's reservation, in the order of the items
  */
-record Claim(Order order, List<String> reservationKeys) {
+record PayClaim(Order order, List<String> reservationKeys) {
 
     /** @param number this claim's number, different for every claim the service makes */
-    static Claim of(Order paying, long number) {
+    static PayClaim of(Order paying, long number) {
         List<String> keys = new ArrayList<>(paying.items().size());
         for (int i = 0; i < paying.items().size(); i++) {
             keys.add(reservationKey(paying.id(), number, i));
         }
-        return new Claim(paying, List.copyOf(keys));
+        return new PayClaim(paying, List.copyOf(keys));
     }
 
     /**

@@ -1,7 +1,13 @@
-package archlab.report;
+package archlab.run;
 
+import archlab.report.Environment;
+import archlab.report.ProfileSection;
+import archlab.report.ReportWriter;
+import archlab.report.RunReport;
+import archlab.report.Spread;
+import archlab.report.WarmUp;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.NanoClock;
+import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
 import archlab.profile.JfrRecorder;
@@ -38,7 +44,7 @@ import java.util.function.Supplier;
 public final class LabRun {
 
     /** What a run returns: the report (of the last repetition, with the spread), its profile, where it was written. */
-    public record Outcome(RunReport report, ProfileReport profile, Path textFile, List<RunReport> repetitions) {
+    public record Reports(RunReport report, ProfileReport profile, Path textFile, List<RunReport> repetitions) {
         public RunResult run() {
             return report.run();
         }
@@ -198,7 +204,7 @@ public final class LabRun {
      * Runs the load {@code repetitions} times, each on a fresh fixture, and writes the report of the last
      * run (with the spread over all runs when there is more than one).
      */
-    public Outcome run(Supplier<? extends LabFixture> freshFixture) {
+    public Reports run(Supplier<? extends LabFixture> freshFixture) {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
         Path jfr = reportsDir.resolve(name + ".jfr");
@@ -257,6 +263,6 @@ public final class LabRun {
         out.accept(last.text());
         out.accept("report: " + txt.toAbsolutePath() + " (+ .json" + (last.run().timeline().recorded() ? ", .hlog" : "")
                 + (profiled ? ", .jfr" : "") + ")");
-        return new Outcome(last, profile, txt, List.copyOf(reports));
+        return new Reports(last, profile, txt, List.copyOf(reports));
     }
 }
