@@ -15,7 +15,9 @@ import java.util.stream.Stream;
  * Copies the runs' saved reports into {@code book/results/}, where the chapters quote them from:
  * each module's {@code target/reports/*} to {@code book/results/<module>/}, the root's
  * {@code target/reports/*} (cross-module tables) to {@code book/results/}. Text, JSON and Markdown are
- * committed; {@code .jfr} recordings are copied for the flame graphs but ignored by git (they are large).
+ * committed; {@code .jfr} recordings are copied for the flame graphs but ignored by git (they are large). A module's
+ * {@code tests.json} (its test run's list of tests, which the claims tables read where it is) is not a result and
+ * is not copied.
  *
  * <p>The trap: a module's {@code target/} keeps reports of earlier Maven sessions (a run that was not repeated
  * this time). Copying them would put figures of two different machine states side by side in one chapter. Only
@@ -99,6 +101,6 @@ public final class BookResults {
 
     private static boolean isReport(Path f) {
         String n = f.getFileName().toString();
-        return n.endsWith(".txt") || n.endsWith(".json") || n.endsWith(".md") || n.endsWith(".jfr");
+        return !n.equals("tests.json") && (n.endsWith(".txt") || n.endsWith(".json") || n.endsWith(".md") || n.endsWith(".jfr"));
     }
 }

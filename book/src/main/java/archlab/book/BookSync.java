@@ -36,13 +36,14 @@ import java.util.stream.Stream;
  *       index an array ({@code rows.0.p99Millis}); an optional {@code |FORMAT} applies
  *       {@link String#format} (e.g. {@code |%.1f}) ({@link ResultLookups#value})</li>
  *   <li><b>claims</b>: the table "which test proves which claim" of one module, one row per test method that the
- *       JUnit Platform discovers in the module's compiled tests ({@link TestDiscovery}):
+ *       JUnit Platform discovers in the module, as the module's own test run reports them in its
+ *       {@code target/reports/tests.json} ({@link TestsReports}):
  *       <pre>{@code <!-- claims: ch12-2-cache-outbox-ratelimit -->
  * | test | claim (its @DisplayName) | needs |
  * |---|---|---|
  * | `BaselineOpenLoopTest.moneyAddsUp` | after the outbox drains: … | `-Dbaseline` |
  * <!-- /claims -->}</pre>
- *       A module whose tests are not compiled (or were compiled before their sources last changed) has its table
+ *       A module whose report is not written (or was written before its test sources last changed) has its table
  *       neither checked nor rewritten: {@link #notChecked} says so, one line per such marker.</li>
  *   <li><b>holds</b>: the condition under which the sentence just before it is true, over the same saved values:
  *       {@code 缓存让 get 的 p99 变高了。<!-- holds: m/on.json:run.p99 > m/off.json:run.p99 -->} ({@link Holds}). It
@@ -181,14 +182,14 @@ public final class BookSync {
 
     /**
      * @return one line per claims marker that {@link #check} and {@link #refresh} leave alone because its module's
-     *         test classes are not compiled, or are older than its test sources, with what to run
+     *         test run's report is not written, or is older than its test sources, with what to run
      */
     public List<String> notChecked() {
         List<String> lines = new ArrayList<>();
         for (Path chapter : chapters()) {
             Matcher m = CLAIMS.matcher(read(chapter));
             while (m.find()) {
-                notCompiled(m.group(2)).ifPresent(why -> lines.add(chapter.getFileName() + ": " + why));
+                notWritten(m.group(2)).ifPresent(why -> lines.add(chapter.getFileName() + ": " + why));
             }
         }
         return lines;
@@ -262,19 +263,19 @@ public final class BookSync {
     }
 
     /**
-     * The table of {@code module}'s claims: {@link #CLAIMS_HEADER}, then one line per {@link TestDiscovery.Claim},
+     * The table of {@code module}'s claims: {@link #CLAIMS_HEADER}, then one line per {@link TestsReports.Claim},
      * a {@code |} in a claim escaped so that it does not split the cell.
      *
-     * @return the table, or {@code null} when the module's tests are not compiled (see {@link #notChecked})
-     * @throws IllegalArgumentException if the module is missing, has no test sources, or JUnit finds no test in it
+     * @return the table, or {@code null} when the module's report is not written or stale (see {@link #notChecked})
+     * @throws IllegalArgumentException if the module is missing, has no test sources, its report cannot be parsed,
+     *                                  or it lists no test
      */
     String claimsTable(String module) {
-        CompiledModule compiled = CompiledModule.of(root, module);
-        if (compiled.notCompiled().isPresent()) {
+        if (TestsReports.notWritten(root, module).isPresent()) {
             return null;
         }
         StringBuilder sb = new StringBuilder(CLAIMS_HEADER);
-        for (TestDiscovery.Claim c : TestDiscovery.claims(compiled)) {
+        for (TestsReports.Claim c : TestsReports.claims(root, module)) {
             sb.append("| `").append(c.test()).append("` | ").append(c.claim().replace("|", "\\|")).append(" | ")
                     .append(c.needs().isEmpty() ? "" : "`" + c.needs() + "`").append(" |\n");
         }
@@ -282,9 +283,9 @@ public final class BookSync {
     }
 
     /** Why {@code module}'s claims are not checked; empty if they are (or if the module itself is a problem). */
-    private Optional<String> notCompiled(String module) {
+    private Optional<String> notWritten(String module) {
         try {
-            return CompiledModule.of(root, module).notCompiled();
+            return TestsReports.notWritten(root, module);
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // a missing module: a problem line of check, not a "not checked"
         }

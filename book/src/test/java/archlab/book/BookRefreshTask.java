@@ -37,8 +37,8 @@ class BookRefreshTask {
      * The refresh's first step, before the load runs: brings the chapters' code excerpts up to date with the
      * sources (and their figures with the results already saved), so that the fast tests the load runs go
      * through, {@code BookInSyncTest} among them, do not fail on an excerpt of code that was just edited. The claims
-     * tables of modules whose tests are not compiled are left as they are, and listed ({@code refresh.sh} compiles
-     * every module's tests first).
+     * tables of modules whose tests have not run since their sources changed are left as they are, and listed
+     * ({@code refresh.sh} runs every module's fast tests first, which write their {@code target/reports/tests.json}).
      */
     @Test
     @DisplayName("syncing the chapters with the current sources and saved results leaves every marker in sync")

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -15,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The book's markers: code regions, report lines, values and claims tables come from their sources, drift is
- * caught, and a claims table whose module's tests are not compiled is said to be unchecked, never passed or failed.
- * Which tests a module has is {@link TestDiscoveryTest}'s subject; here the claims fixture is
+ * caught, and a claims table whose module's test run wrote no report is said to be unchecked, never passed or failed.
+ * Reading a module's report is {@link TestsReportsTest}'s subject; here the claims fixture is
  * {@link FixtureModules#CHECKPOINT}.
  */
 class BookSyncTest {
@@ -180,9 +179,9 @@ class BookSyncTest {
             """;
 
     @Test
-    @DisplayName("refresh fills a claims table: a header, then one row per test method JUnit discovers, by class then declaration order")
+    @DisplayName("refresh fills a claims table: a header, then one row per test method of the module's tests.json, by class, superclass methods first, then declaration order")
     void refreshFillsTheClaimsTable() throws Exception {
-        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
+        FixtureModules.write(root, "fake", FixtureModules.CHECKPOINT);
         Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
         BookSync sync = new BookSync(root);
         assertThat(sync.check()).singleElement().asString().contains("claims: fake").contains("out of date");
@@ -197,14 +196,13 @@ class BookSyncTest {
     }
 
     @Test
-    @DisplayName("a test re-described and recompiled after the refresh makes check report the claims table out of date")
+    @DisplayName("a test re-described and run again after the refresh makes check report the claims table out of date")
     void staleClaimsTableIsCaught() throws Exception {
-        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
+        FixtureModules.write(root, "fake", FixtureModules.CHECKPOINT);
         Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
         BookSync sync = new BookSync(root);
         sync.refresh();
-        FixtureModules.compile(root, "fake", Map.of("x/FastTest.java", FixtureModules.CHECKPOINT.get("x/FastTest.java")
-                .replace("\" the items\"", "\" the items in cents\"")));
+        FixtureModules.write(root, "fake", FixtureModules.CHECKPOINT.replace("the items", "the items in cents"));
 
         assertThat(sync.check()).singleElement().asString().contains("<!-- claims: fake -->").contains("out of date");
     }
@@ -212,7 +210,7 @@ class BookSyncTest {
     @Test
     @DisplayName("a pipe in a display name is escaped, so it does not split the table's cell")
     void pipeInAClaimIsEscaped() throws Exception {
-        FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
+        FixtureModules.write(root, "fake", FixtureModules.CHECKPOINT);
         String table = new BookSync(root).claimsTable("fake");
 
         assertThat(table).contains("| lab.profile true\\|false turns JFR on or off |");
@@ -221,43 +219,41 @@ class BookSyncTest {
     }
 
     @Test
-    @DisplayName("a module whose tests are not compiled, or whose test class path was not written, is listed as not checked: no problem, no rewrite")
-    void uncompiledModuleIsNotChecked() throws Exception {
+    @DisplayName("a module whose test run wrote no tests.json is listed as not checked, saying which module and to run mvn test: no problem, no rewrite")
+    void unreportedModuleIsNotChecked() throws Exception {
         Path tests = Files.createDirectories(root.resolve("fresh/src/test/java/x"));
         Files.writeString(tests.resolve("T.java"), "package x;\nclass T {\n}\n");
-        FixtureModules.compile(root, "nopath", FixtureModules.CHECKPOINT);
-        Files.delete(root.resolve("nopath").resolve(CompiledModule.CLASSPATH_FILE));
-        String chapter = "<!-- claims: fresh -->\nas it was\n<!-- /claims -->\n<!-- claims: nopath -->\nas it was\n<!-- /claims -->\n";
+        String chapter = "<!-- claims: fresh -->\nas it was\n<!-- /claims -->\n";
         Files.writeString(root.resolve("book/guide.md"), chapter);
         BookSync sync = new BookSync(root);
 
         assertThat(sync.check()).isEmpty();
         assertThat(sync.notChecked()).containsExactly(
-                "guide.md: claims of fresh not checked: its test classes are not compiled — run `mvn test` at the root",
-                "guide.md: claims of nopath not checked: its test class path (target/test-classpath.txt) is not written — run `mvn test` at the root");
+                "guide.md: claims of fresh not checked: its test run's target/reports/tests.json is not written — run `mvn test` at the root");
         assertThat(sync.refresh()).isEmpty();
         assertThat(Files.readString(root.resolve("book/guide.md"))).isEqualTo(chapter);
     }
 
     @Test
-    @DisplayName("a module whose test sources changed after its tests were compiled is listed as not checked, not read from its old classes")
-    void staleClassesAreNotChecked() throws Exception {
-        Path module = FixtureModules.compile(root, "fake", FixtureModules.CHECKPOINT);
+    @DisplayName("a module whose test sources changed after its tests.json was written is listed as not checked, not read from the old list")
+    void staleReportIsNotChecked() throws Exception {
+        Path module = FixtureModules.write(root, "fake", FixtureModules.CHECKPOINT);
         Files.writeString(root.resolve("book/guide.md"), CLAIMS_CHAPTER);
         Files.setLastModifiedTime(module.resolve("src/test/java/x/FastTest.java"), FileTime.from(Instant.now().plusSeconds(60)));
         BookSync sync = new BookSync(root);
 
         assertThat(sync.check()).isEmpty();
         assertThat(sync.notChecked()).singleElement().asString()
-                .isEqualTo("guide.md: claims of fake not checked: its test classes are older than its test sources — run `mvn test` at the root");
+                .isEqualTo("guide.md: claims of fake not checked: its target/reports/tests.json is older than its test sources — run `mvn test` at the root");
         assertThat(sync.refresh()).isEmpty();
     }
 
     @Test
-    @DisplayName("a claims marker naming a missing module, a module without test sources or one without tests is a problem line in check, never an empty table")
+    @DisplayName("a claims marker naming a missing module, a module without test sources, one whose tests.json lists no test or cannot be parsed is a problem line in check, never an empty table")
     void missingModuleIsReported() throws Exception {
         Files.createDirectories(root.resolve("nosources"));
-        FixtureModules.compile(root, "notests", Map.of("x/Helper.java", FixtureModules.CHECKPOINT.get("x/Helper.java")));
+        FixtureModules.write(root, "notests", "{\"module\":\"notests\",\"problems\":[],\"tests\":[]}");
+        FixtureModules.write(root, "garbled", "{\"tests\": [");
         Files.writeString(root.resolve("book/guide.md"), """
                 <!-- claims: no-such-module -->
                 <!-- /claims -->
@@ -265,13 +261,16 @@ class BookSyncTest {
                 <!-- /claims -->
                 <!-- claims: notests -->
                 <!-- /claims -->
+                <!-- claims: garbled -->
+                <!-- /claims -->
                 """);
         BookSync sync = new BookSync(root);
 
-        assertThat(sync.check()).hasSize(3)
+        assertThat(sync.check()).hasSize(4)
                 .anyMatch(p -> p.contains("claims: no-such-module") && p.contains("no module directory no-such-module"))
                 .anyMatch(p -> p.contains("claims: nosources") && p.contains("module nosources has no src/test/java"))
-                .anyMatch(p -> p.contains("claims: notests") && p.contains("JUnit found no test method in notests/target/test-classes"));
+                .anyMatch(p -> p.contains("claims: notests") && p.contains("JUnit found no test method in notests"))
+                .anyMatch(p -> p.contains("claims: garbled") && p.contains("cannot parse " + root.resolve("garbled/target/reports/tests.json")));
         assertThat(sync.notChecked()).isEmpty();
         assertThatThrownBy(sync::refresh).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no-such-module");
         assertThat(Files.readString(root.resolve("book/guide.md"))).as("left as it was").doesNotContain("| test |");

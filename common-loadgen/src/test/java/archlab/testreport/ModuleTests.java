@@ -1,4 +1,4 @@
-package archlab.book;
+package archlab.testreport;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClasspathRoots;
 
@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,103 +22,104 @@ import org.junit.platform.engine.UniqueId;
 import org.junit.platform.engine.support.descriptor.ClassSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.EngineDiscoveryResult;
-import org.junit.platform.launcher.Launcher;
 import org.junit.platform.launcher.LauncherDiscoveryListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.TestPlan;
+import org.junit.platform.launcher.core.LauncherConfig;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 /**
- * The tests of one compiled module, as the JUnit Platform discovers them: the same launcher and Jupiter engine
- * that {@code mvn test} runs, asked for the test plan of {@code <module>/target/test-classes}, in the module's own
- * class loader ({@link CompiledModule}). Nothing is executed: discovery loads the classes without initialising them.
+ * Every test of one module, as the JUnit Platform discovers them in the module's own test JVM: the classpath root
+ * {@code <module>/target/test-classes} selected whole, whatever subset this run executes ({@code -Dtest=…}), with the
+ * thread's context class loader (the test class path). Nothing is executed: discovery loads the classes without
+ * initialising them.
  *
  * <p>The trap it avoids: a hand-written reading of test sources decides for itself what a test is, and drifts from
  * what JUnit runs — an inherited test method, a {@code @RepeatedTest} or {@code @TestFactory}, a meta-annotation
  * or the repeatable container of {@code @EnabledIfSystemProperty}, a {@code @DisplayName} built from a constant.
  * Here JUnit says which methods are tests and what their display names are, and the enabling flags are read with
- * JUnit's own annotation search, on the method and on every class that contains it in the test plan. And a class
- * that cannot be loaded, which JUnit's class-path scan skips with a log line, or a discovery issue JUnit reports,
- * is an error here: a table silently missing a test is the drift this class exists to prevent.
+ * JUnit's own annotation search, on the method and on every class that contains it in the test plan. A class that
+ * cannot be loaded, which JUnit's class-path scan skips with a log line, or a discovery issue JUnit reports, is a
+ * {@linkplain Discovery#problems problem} of the result: a list silently missing a test is the drift this class
+ * exists to prevent.
  *
- * <p>Thread-safety: safe; each call sets and restores the calling thread's context class loader.
+ * <p>Thread-safety: stateless; {@link #discover} may be called from any thread (it uses that thread's context
+ * class loader).
  */
-final class TestDiscovery {
+final class ModuleTests {
 
-    /** The claim of a test method without a {@code @DisplayName}: shown, so that a grader sees the gap. */
+    /** The display name written for a test method without a {@code @DisplayName}: shown, so that a grader sees the gap. */
     static final String NO_DISPLAY_NAME = "(no @DisplayName)";
 
     /**
-     * One test of a module, a row of its claims table.
+     * One test method of the module.
      *
-     * @param test  {@code ClassName.method}: the test class JUnit runs it in (a subclass, for an inherited method),
-     *              without its package; {@code Outer.Nested.method} for a {@code @Nested} class
-     * @param claim the display name JUnit gives the method if it has a {@code @DisplayName} (line breaks and tabs as
-     *              spaces: a table cell is one line), else {@value #NO_DISPLAY_NAME}
-     * @param needs the system properties the test needs to run, as {@code -DX} flags (space-separated, outermost
-     *              class first), or empty: a fast test that {@code mvn test} runs
+     * @param uniqueId    its JUnit unique id, the key of its outcome
+     * @param containers  the unique ids of the containers above it in the plan, innermost first
+     * @param testClass   the test class JUnit runs it in (a subclass, for an inherited method), without its package;
+     *                    {@code Outer.Nested} for a {@code @Nested} class
+     * @param method      the method's name
+     * @param displayName the display name JUnit gives the method if it has a {@code @DisplayName} (line breaks and
+     *                    tabs as spaces), else {@value #NO_DISPLAY_NAME}
+     * @param needs       the system properties it needs to run, as {@code -DX} flags, outermost class first; empty
+     *                    for a fast test that {@code mvn test} runs
+     * @param depth       how many superclasses the declaring class has: an inherited method sorts before the
+     *                    subclass's own
+     * @param order       the method's position in its declaring class's class file (the source order);
+     *                    {@link Integer#MAX_VALUE} if unknown
      */
-    record Claim(String test, String claim, String needs) {
-    }
-
-    /** A claim and where it sorts: by test class, then superclass methods first, then declaration order. */
-    private record Row(String testClass, int depth, int position, String method, Claim claim) {
-    }
-
-    private TestDiscovery() {
+    record Row(String uniqueId, List<String> containers, String testClass, String method, String displayName,
+               List<String> needs, int depth, int order) {
     }
 
     /**
-     * The tests of {@code module}, one per method JUnit discovers (a parameterized, repeated or factory method
-     * counts once), sorted by test class name, then in the order the source declares them.
-     *
-     * @throws IllegalArgumentException if a test class cannot be loaded, JUnit reports a discovery issue (a
-     *                                  warning or an error), or it finds no test at all
+     * @param rows     one per test method, sorted by test class, then superclass methods first, then declaration
+     *                 order, then name
+     * @param problems what JUnit could not read (a class that cannot be loaded, a discovery issue); empty if none
      */
-    static List<Claim> claims(CompiledModule module) {
-        Launcher launcher = LauncherFactory.create(); // its engines: the book's own JUnit, found before the switch below
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        try (URLClassLoader loader = module.classLoader(TestDiscovery.class.getClassLoader())) {
-            thread.setContextClassLoader(loader); // where JUnit's class-path scan loads the classes it finds
-            List<String> issues = new ArrayList<>(unloadable(module.testClasses(), loader));
-            TestPlan plan = launcher.discover(LauncherDiscoveryRequestBuilder.request()
-                    .selectors(selectClasspathRoots(Set.of(module.testClasses())))
-                    .listeners(new IssueCollector(issues))
-                    .build());
-            if (!issues.isEmpty()) {
-                throw new IllegalArgumentException("JUnit cannot read every test of " + module.name() + ": " + String.join("; ", issues));
-            }
-            List<Row> rows = new ArrayList<>();
-            for (TestIdentifier engine : plan.getRoots()) {
-                for (TestIdentifier test : plan.getDescendants(engine)) {
-                    if (test.getSource().orElse(null) instanceof MethodSource source) {
-                        rows.add(row(plan, test, source));
-                    }
+    record Discovery(List<Row> rows, List<String> problems) {
+    }
+
+    /** The order of the claims tables. */
+    static final Comparator<Row> ORDER = Comparator.comparing(Row::testClass).thenComparingInt(Row::depth)
+            .thenComparingInt(Row::order).thenComparing(Row::method);
+
+    private ModuleTests() {
+    }
+
+    /** Discovers every test under {@code testClasses} (a classpath root of the calling thread's context class loader). */
+    static Discovery discover(Path testClasses) {
+        // a launcher of the engines only: no listener or filter of the class path (this class's own among them) joins in
+        LauncherConfig config = LauncherConfig.builder().enableTestExecutionListenerAutoRegistration(false)
+                .enableLauncherSessionListenerAutoRegistration(false).enableLauncherDiscoveryListenerAutoRegistration(false)
+                .enablePostDiscoveryFilterAutoRegistration(false).build();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        List<String> problems = new ArrayList<>(unloadable(testClasses, loader));
+        TestPlan plan = LauncherFactory.create(config).discover(LauncherDiscoveryRequestBuilder.request()
+                .selectors(selectClasspathRoots(Set.of(testClasses)))
+                .listeners(new IssueCollector(problems))
+                .build());
+        List<Row> rows = new ArrayList<>();
+        for (TestIdentifier engine : plan.getRoots()) {
+            for (TestIdentifier test : plan.getDescendants(engine)) {
+                if (test.getSource().orElse(null) instanceof MethodSource source) {
+                    rows.add(row(plan, test, source));
                 }
             }
-            if (rows.isEmpty()) {
-                throw new IllegalArgumentException("JUnit found no test method in " + module.name() + "/target/test-classes");
-            }
-            return rows.stream()
-                    .sorted(Comparator.comparing(Row::testClass).thenComparingInt(Row::depth)
-                            .thenComparingInt(Row::position).thenComparing(Row::method))
-                    .map(Row::claim).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot close the class loader of " + module.name(), e);
-        } finally {
-            thread.setContextClassLoader(previous);
         }
+        rows.sort(ORDER);
+        return new Discovery(List.copyOf(rows), List.copyOf(problems));
     }
 
     private static Row row(TestPlan plan, TestIdentifier test, MethodSource source) {
         Method method = source.getJavaMethod();
-        String testClass = withoutPackage(source.getJavaClass());
-        String claim = AnnotationSupport.findAnnotation(method, DisplayName.class).isPresent()
+        String displayName = AnnotationSupport.findAnnotation(method, DisplayName.class).isPresent()
                 ? test.getDisplayName().replaceAll("[\\r\\n\\t]", " ") : NO_DISPLAY_NAME;
+        List<String> containers = new ArrayList<>();
         List<AnnotatedElement> scopes = new ArrayList<>(); // the classes that contain the test in the plan, outermost first
         for (Optional<TestIdentifier> p = plan.getParent(test); p.isPresent(); p = plan.getParent(p.get())) {
+            containers.add(p.get().getUniqueId());
             if (p.get().getSource().orElse(null) instanceof ClassSource c) {
                 scopes.addFirst(c.getJavaClass());
             }
@@ -128,8 +128,8 @@ final class TestDiscovery {
         List<String> needs = scopes.stream()
                 .flatMap(e -> AnnotationSupport.findRepeatableAnnotations(e, EnabledIfSystemProperty.class).stream())
                 .map(p -> "-D" + p.named()).distinct().toList();
-        return new Row(testClass, depth(method.getDeclaringClass()), DeclarationOrder.of(method), method.getName(),
-                new Claim(testClass + "." + method.getName(), claim, String.join(" ", needs)));
+        return new Row(test.getUniqueId(), List.copyOf(containers), withoutPackage(source.getJavaClass()),
+                method.getName(), displayName, needs, depth(method.getDeclaringClass()), DeclarationOrder.of(method));
     }
 
     /** {@code Outer.Nested} for {@code pkg.Outer$Nested}. */
@@ -138,7 +138,6 @@ final class TestDiscovery {
                 .replace('$', '.');
     }
 
-    /** How many superclasses {@code type} has: a method inherited from a superclass sorts before the subclass's own. */
     private static int depth(Class<?> type) {
         int depth = 0;
         for (Class<?> c = type.getSuperclass(); c != null; c = c.getSuperclass()) {

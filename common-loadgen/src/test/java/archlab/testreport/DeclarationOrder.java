@@ -1,4 +1,4 @@
-package archlab.book;
+package archlab.testreport;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
