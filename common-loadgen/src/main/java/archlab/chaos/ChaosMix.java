@@ -50,8 +50,17 @@ public final class ChaosMix {
         double notifyErrors = sometimes(r, 0.50);
         Window notifierDown = r.nextInt(10) < 6
                 ? window(r, run, Duration.ofMillis(100), run.multipliedBy(2), r.nextInt(4) == 0) : null;
-        return new Scenario("chaos-" + seed, "a fault mix drawn at random from seed " + seed, inventory, payment, tail,
-                tailLatency, stall, notify, inventoryErrors, declines, lostReplies, notifyErrors, notifierDown, seed);
+        return Scenario.builder("chaos-" + seed, "a fault mix drawn at random from seed " + seed)
+                .latencies(inventory, payment, notify)
+                .paymentTail(tail, tailLatency)
+                .paymentStall(stall)
+                .inventoryErrors(inventoryErrors)
+                .paymentDeclines(declines)
+                .paymentLostReplies(lostReplies)
+                .notifyErrors(notifyErrors)
+                .notifierDown(notifierDown)
+                .seed(seed)
+                .build();
     }
 
     /** @return whether {@code mix}'s notifier outage never ends: the notifier is still down when the run is checked */

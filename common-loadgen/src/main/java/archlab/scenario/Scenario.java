@@ -65,16 +65,6 @@ public record Scenario(
     /** How soon after its trigger ends a run must be back to 95 % goodput to count as recovered ({@link Recovery}). */
     public static final Duration RECOVERY_BOUND = Duration.ofMillis(500);
 
-    /** A scenario without a trigger, a pool or retrying callers. */
-    public Scenario(String name, String summary, Duration inventoryLatency, Duration paymentLatency,
-                    double paymentTailFraction, Duration paymentTailLatency, Window paymentStall, Duration notifyLatency,
-                    double inventoryErrorRate, double paymentDeclineRate, double paymentLostReplyRate,
-                    double notifyErrorRate, Window notifierDown, long seed) {
-        this(name, summary, inventoryLatency, paymentLatency, paymentTailFraction, paymentTailLatency, paymentStall,
-                notifyLatency, inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, notifierDown,
-                seed, null, Duration.ZERO, null, ClientRetryPolicy.NONE);
-    }
-
     private static final Duration BOOK_INVENTORY = Duration.ofMillis(2);
     private static final Duration BOOK_PAYMENT = Duration.ofMillis(4);
     private static final Duration BOOK_NOTIFY = Duration.ofMillis(2);
@@ -97,24 +87,28 @@ public record Scenario(
 
     /** The book's downstream: 2 / 4 / 2 ms, nothing fails. */
     public static Scenario normal() {
-        return new Scenario("normal", "downstream 2 / 4 / 2 ms, no faults",
-                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0, 0, null, SEED);
+        return builder("normal", "downstream 2 / 4 / 2 ms, no faults").build();
     }
 
     /** Payment ten times slower, with a heavy tail far past the timeout and a stall window. */
     public static Scenario slowDownstream() {
-        return new Scenario("slow-downstream",
-                "payment 10x slower (40 ms), 2% of charges take 1 s, every charge hangs from 1.0 s to 1.5 s",
-                BOOK_INVENTORY, BOOK_PAYMENT.multipliedBy(10), 0.02, Duration.ofSeconds(1),
-                new Window(Duration.ofMillis(1_000), Duration.ofMillis(1_500)), BOOK_NOTIFY, 0, 0, 0, 0, null, SEED);
+        return builder("slow-downstream",
+                "payment 10x slower (40 ms), 2% of charges take 1 s, every charge hangs from 1.0 s to 1.5 s")
+                .paymentLatency(BOOK_PAYMENT.multipliedBy(10))
+                .paymentTail(0.02, Duration.ofSeconds(1))
+                .paymentStall(new Window(Duration.ofMillis(1_000), Duration.ofMillis(1_500)))
+                .build();
     }
 
     /** Payment errors (half declines, half charged-then-lost replies), inventory errors, the notifier down for a second. */
     public static Scenario failingDownstream() {
-        return new Scenario("failing-downstream",
-                "10% of charges fail (5% declined, 5% charged then reply lost), 2% of reserves fail, notifier down 1.0 s-2.0 s",
-                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0.02, 0.05, 0.05, 0,
-                new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), SEED);
+        return builder("failing-downstream",
+                "10% of charges fail (5% declined, 5% charged then reply lost), 2% of reserves fail, notifier down 1.0 s-2.0 s")
+                .inventoryErrors(0.02)
+                .paymentDeclines(0.05)
+                .paymentLostReplies(0.05)
+                .notifierDown(new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)))
+                .build();
     }
 
     /**
@@ -123,10 +117,11 @@ public record Scenario(
      * scenario shows whether a PAID order's notification outlives the outage, not only whether it outlives a blip.
      */
     public static Scenario longOutage() {
-        return new Scenario("long-outage",
-                "notifier down 0.0 s-3.5 s (past the end of the run; longer than the 1.3 s an 8-attempt relay keeps trying), 30% of charge replies lost",
-                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0.30, 0,
-                new Window(Duration.ZERO, Duration.ofMillis(3_500)), SEED);
+        return builder("long-outage",
+                "notifier down 0.0 s-3.5 s (past the end of the run; longer than the 1.3 s an 8-attempt relay keeps trying), 30% of charge replies lost")
+                .paymentLostReplies(0.30)
+                .notifierDown(new Window(Duration.ZERO, Duration.ofMillis(3_500)))
+                .build();
     }
 
     // tag::retry-storm[]
@@ -138,28 +133,17 @@ public record Scenario(
      * every charge takes 40 ms, and the pool serves 100/s. The callers retry a timed-out, failed or refused request at
      * once, up to 3 attempts, with no budget.
      *
-     * <p>What decides each checkpoint's row:
-     * <ul>
-     *   <li><b>ch12-1</b>: its global lock, not the pool. Pays go through the lock one at a time, so the pool never has
-     *       more than one call; the service is down before the trigger, its callers' retries multiply the requests,
-     *       and a retried pay without an idempotency key is a second charge.</li>
-     *   <li><b>ch12-2</b>: its claim. The retry of a pay still in the pool's line finds its order PAYING and fails at
-     *       once (or its token bucket refuses it first), so such retries never reach the pool and the line drains
-     *       once the trigger ends; but its client waits as the pool ships, and a pay stands in line far past the
-     *       deadline of a caller that has long given up.</li>
-     *   <li><b>ch12-3</b>: its client waits on the caller's deadline ({@code OrderServiceSettings.paymentPoolWaits}),
-     *       each charge attempt within its own budget, and the breaker sheds at the door: no attempt is answered
-     *       past its deadline, and nothing is sent for a caller that has given up.</li>
-     * </ul>
-     * A checkpoint's service chooses how its client waits ({@link #newDownstream(ScenarioClock, ConnectionPool.Waits)}).
+     * How long a caller waits for a connection is its client's setting, not the scenario's
+     * ({@link #newDownstream(ScenarioClock, ConnectionPool.Waits)}).
      */
     public static Scenario retryStorm() {
-        return new Scenario("retry-storm",
+        return builder("retry-storm",
                 "payment behind a 4-connection pool as shipped (its own 30 s timeout, the caller's deadline unseen); charges 40 ms from 1.0 s to 2.0 s; callers retry at once, 3 attempts, no budget; recovered = goodput back to 95% of offered within "
-                        + RECOVERY_BOUND.toMillis() + " ms of the trigger's end and staying there",
-                BOOK_INVENTORY, BOOK_PAYMENT, 0, Duration.ZERO, null, BOOK_NOTIFY, 0, 0, 0, 0, null, SEED,
-                new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), BOOK_PAYMENT.multipliedBy(10),
-                ConnectionPool.Settings.shipped(4), ClientRetryPolicy.immediately(3));
+                        + RECOVERY_BOUND.toMillis() + " ms of the trigger's end and staying there")
+                .paymentSlow(new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), BOOK_PAYMENT.multipliedBy(10))
+                .paymentPool(ConnectionPool.Settings.shipped(4))
+                .clientRetries(ClientRetryPolicy.immediately(3))
+                .build();
     }
     // end::retry-storm[]
 
@@ -265,5 +249,122 @@ public record Scenario(
         }
         p.add("seed=" + seed);
         return p;
+    }
+
+    /**
+     * @return a scenario named {@code name}, the book's downstream (2 / 4 / 2 ms), no fault, no trigger, no pool, callers
+     *         that never retry, the lab's seed: each call of the builder changes one part of it
+     */
+    public static Builder builder(String name, String summary) {
+        return new Builder(name, summary);
+    }
+
+    /** Builds a {@link Scenario} from named parts; not thread-safe, one builder per scenario. */
+    public static final class Builder {
+        private final String name;
+        private final String summary;
+        private Duration inventoryLatency = BOOK_INVENTORY;
+        private Duration paymentLatency = BOOK_PAYMENT;
+        private double paymentTailFraction;
+        private Duration paymentTailLatency = Duration.ZERO;
+        private Window paymentStall;
+        private Duration notifyLatency = BOOK_NOTIFY;
+        private double inventoryErrorRate;
+        private double paymentDeclineRate;
+        private double paymentLostReplyRate;
+        private double notifyErrorRate;
+        private Window notifierDown;
+        private long seed = SEED;
+        private Window paymentSlow;
+        private Duration paymentSlowLatency = Duration.ZERO;
+        private ConnectionPool.Settings paymentPool;
+        private ClientRetryPolicy clientRetries = ClientRetryPolicy.NONE;
+
+        private Builder(String name, String summary) {
+            this.name = name;
+            this.summary = summary;
+        }
+
+        /** @param inventory per reserve/release @param payment per charge, the usual case @param notify per notify */
+        public Builder latencies(Duration inventory, Duration payment, Duration notify) {
+            this.inventoryLatency = inventory;
+            this.paymentLatency = payment;
+            this.notifyLatency = notify;
+            return this;
+        }
+
+        public Builder paymentLatency(Duration perCharge) {
+            this.paymentLatency = perCharge;
+            return this;
+        }
+
+        /** @param fraction of charges, by seeded call index, that take {@code latency} */
+        public Builder paymentTail(double fraction, Duration latency) {
+            this.paymentTailFraction = fraction;
+            this.paymentTailLatency = latency;
+            return this;
+        }
+
+        /** @param window every charge inside it hangs until it closes; null for none */
+        public Builder paymentStall(Window window) {
+            this.paymentStall = window;
+            return this;
+        }
+
+        public Builder inventoryErrors(double rate) {
+            this.inventoryErrorRate = rate;
+            return this;
+        }
+
+        public Builder paymentDeclines(double rate) {
+            this.paymentDeclineRate = rate;
+            return this;
+        }
+
+        /** @param rate of charges the provider makes and then loses the reply of */
+        public Builder paymentLostReplies(double rate) {
+            this.paymentLostReplyRate = rate;
+            return this;
+        }
+
+        public Builder notifyErrors(double rate) {
+            this.notifyErrorRate = rate;
+            return this;
+        }
+
+        /** @param window every notify call inside it fails; null for none */
+        public Builder notifierDown(Window window) {
+            this.notifierDown = window;
+            return this;
+        }
+
+        public Builder seed(long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** The trigger: every charge inside {@code window} takes {@code latency}. */
+        public Builder paymentSlow(Window window, Duration latency) {
+            this.paymentSlow = window;
+            this.paymentSlowLatency = latency;
+            return this;
+        }
+
+        public Builder paymentPool(ConnectionPool.Settings pool) {
+            this.paymentPool = pool;
+            return this;
+        }
+
+        public Builder clientRetries(ClientRetryPolicy retries) {
+            this.clientRetries = retries;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException for a rate outside [0, 1] or a negative latency, naming the scenario */
+        public Scenario build() {
+            return new Scenario(name, summary, inventoryLatency, paymentLatency, paymentTailFraction, paymentTailLatency,
+                    paymentStall, notifyLatency, inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate,
+                    notifyErrorRate, notifierDown, seed, paymentSlow, paymentSlowLatency, paymentPool, clientRetries);
+        }
     }
 }
