@@ -112,7 +112,7 @@ public final class OpenLoopRunner {
                     } finally {
                         phase.done.countDown();
                     }
-                }, phase::notStarted);
+                }, phase::threadNotStarted);
         long lastDeadline = t0 + offsets[count - 1] + spec.retries().longestRequestNanos(spec.timeout());
         long waitNanos = Math.max(0, lastDeadline - clock.nanoTime()) + DRAIN_GRACE.toNanos();
         boolean drained;

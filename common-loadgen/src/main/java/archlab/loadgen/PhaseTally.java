@@ -85,7 +85,7 @@ final class PhaseTally {
     }
 
     /** Counts a request whose thread could not be started: a cause of its own, and it will never count down. */
-    void notStarted(Throwable error) {
+    void threadNotStarted(Throwable error) {
         causes.merge("thread not started: " + error.getClass().getSimpleName(), 1L, Long::sum);
         done.countDown();
     }

@@ -19,7 +19,7 @@ public final class ScenarioClock {
         this.clock = clock;
     }
 
-    /** Starts the timeline now. */
+    /** Starts the scenario's clock now. */
     public void start() {
         startNanos = clock.nanoTime();
     }

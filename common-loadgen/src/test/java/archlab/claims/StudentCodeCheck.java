@@ -165,7 +165,7 @@ public final class StudentCodeCheck {
         Class<?> type;
         try {
             type = Class.forName(owner, false, resolver);
-        } catch (ClassNotFoundException | LinkageError e) {
+        } catch (ClassNotFoundException | LinkageError | SecurityException e) {
             return out;
         }
         java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
