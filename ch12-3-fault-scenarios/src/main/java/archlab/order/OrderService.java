@@ -99,6 +99,7 @@ public final class OrderService implements AutoCloseable {
     private final RetryPolicy chargeRetry;
     private final RetryPolicy.Sleeper sleeper;
     private final CircuitBreaker paymentBreaker;
+    private final PaymentBulkhead paymentBulkhead;
     private final Reconciler reconciler;
     private final LongAdder retries = new LongAdder();
 
@@ -115,7 +116,9 @@ public final class OrderService implements AutoCloseable {
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
-        this.payments = Objects.requireNonNull(payments, "payments");
+        Objects.requireNonNull(payments, "payments");
+        this.paymentBulkhead = settings.paymentBulkhead() == null ? null : new PaymentBulkhead(payments, settings.paymentBulkhead());
+        this.payments = paymentBulkhead == null ? payments : paymentBulkhead;
         this.table = new OrderTable(settings.tableReadLatency());
         this.cache = settings.cache() == null ? null
                 : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
@@ -272,6 +275,11 @@ public final class OrderService implements AutoCloseable {
     /** @return the reconciler of unknown charges and pending releases; start it to work in the background */
     public Reconciler reconciler() {
         return reconciler;
+    }
+
+    /** @return the bulkhead in front of payment, if the service has one */
+    public Optional<PaymentBulkhead> paymentBulkhead() {
+        return Optional.ofNullable(paymentBulkhead);
     }
 
     /** @return the breaker in front of payment, if the service has one */

@@ -1,6 +1,5 @@
 package archlab.order;
 
-import archlab.downstream.ConnectionPool;
 import archlab.downstream.LatencyModel;
 import archlab.clock.NanoClock;
 import java.time.Duration;
@@ -33,10 +32,8 @@ import java.util.function.Consumer;
  * @param paymentBreaker   the circuit breaker in front of payment, or {@code null} for none
  * @param reconciler       when the reconciler looks at an unknown charge, and how it retries releases
  * @param sleeper          how the retries wait between attempts (tests advance a fake clock)
- * @param paymentPoolWaits whose deadline the payment client's connection pool works to, when the provider sits behind
- *                         one (the pool's size and timeout are the provider's; {@code BookLab} builds the client with
- *                         these waits): {@link ConnectionPool.Waits#CALLER_DEADLINE}, the wait and the call end at the
- *                         request's deadline, not at the pool's own 30 s
+ * @param paymentBulkhead  the bulkhead in front of payment, sized to the connection pool the provider is reached
+ *                         through, or {@code null} for none (the default: the book's provider has no pool)
  */
 public record OrderServiceSettings(
         NanoClock clock,
@@ -50,7 +47,7 @@ public record OrderServiceSettings(
         CircuitBreaker.Settings paymentBreaker,
         Reconciler.Settings reconciler,
         RetryPolicy.Sleeper sleeper,
-        ConnectionPool.Waits paymentPoolWaits) {
+        PaymentBulkhead.Settings paymentBulkhead) {
 
     /**
      * Background work (the relay's deliveries, the cache's maintenance) runs on daemon platform threads, not
@@ -81,7 +78,7 @@ public record OrderServiceSettings(
     public static final OrderServiceSettings DEFAULT = new OrderServiceSettings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
             OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
             RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL,
-            ConnectionPool.Waits.CALLER_DEADLINE);
+            null);
 
     /** @throws NullPointerException if a component that has no "none" is {@code null} */
     public OrderServiceSettings {
@@ -93,7 +90,6 @@ public record OrderServiceSettings(
         Objects.requireNonNull(chargeRetry, "chargeRetry");
         Objects.requireNonNull(reconciler, "reconciler");
         Objects.requireNonNull(sleeper, "sleeper");
-        Objects.requireNonNull(paymentPoolWaits, "paymentPoolWaits");
     }
 
     public OrderServiceSettings withClock(NanoClock c) {
@@ -142,8 +138,9 @@ public record OrderServiceSettings(
         return with(d -> d.sleeper = s);
     }
 
-    public OrderServiceSettings withPaymentPoolWaits(ConnectionPool.Waits w) {
-        return with(d -> d.paymentPoolWaits = w);
+    /** @param b the payment bulkhead's settings, sized to the provider's connection pool, or {@code null} for none */
+    public OrderServiceSettings withPaymentBulkhead(PaymentBulkhead.Settings b) {
+        return with(d -> d.paymentBulkhead = b);
     }
 
     /** A copy of these settings with {@code change} applied; checked by the canonical constructor like any other. */
@@ -166,7 +163,7 @@ public record OrderServiceSettings(
         CircuitBreaker.Settings paymentBreaker;
         Reconciler.Settings reconciler;
         RetryPolicy.Sleeper sleeper;
-        ConnectionPool.Waits paymentPoolWaits;
+        PaymentBulkhead.Settings paymentBulkhead;
 
         Draft(OrderServiceSettings s) {
             clock = s.clock;
@@ -180,12 +177,12 @@ public record OrderServiceSettings(
             paymentBreaker = s.paymentBreaker;
             reconciler = s.reconciler;
             sleeper = s.sleeper;
-            paymentPoolWaits = s.paymentPoolWaits;
+            paymentBulkhead = s.paymentBulkhead;
         }
 
         OrderServiceSettings build() {
             return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, relay,
-                    reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper, paymentPoolWaits);
+                    reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper, paymentBulkhead);
         }
     }
 }

@@ -68,13 +68,17 @@ final class BookLab implements LabFixture {
                         settings.notifyLatency().toMillis())), serviceSettings, poolSize);
     }
 
-    /** One of chapter 12.3's scenarios and the chapter's service; its time windows open relative to the start of the run. */
+    /**
+     * One of chapter 12.3's scenarios and the chapter's service; its time windows open relative to the start of the run.
+     * Where the scenario puts the provider behind a connection pool, the service's payment bulkhead is sized to it.
+     */
     BookLab(Scenario scenario) {
-        this(scenario, new ScenarioClock(NanoClock.SYSTEM), OrderServiceSettings.DEFAULT);
+        this(scenario, new ScenarioClock(NanoClock.SYSTEM), OrderServiceSettings.DEFAULT.withPaymentBulkhead(
+                scenario.paymentPool() == null ? null : new PaymentBulkhead.Settings(scenario.paymentPool().maxConnections())));
     }
 
     private BookLab(Scenario scenario, ScenarioClock timeline, OrderServiceSettings serviceSettings) {
-        this(scenario.newDownstream(timeline, serviceSettings.paymentPoolWaits()), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
+        this(scenario.newDownstream(timeline), timeline, scenario.inventoryLatency(), scenario.paymentLatency(),
                 scenario.notifyLatency(), new ReportLine("scenario", scenario.name() + ": " + String.join("; ", scenario.parameters())),
                 serviceSettings, BookWorkload.DEFAULT_POOL);
     }
@@ -207,6 +211,9 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("parked_entries", listed(outbox.parked().stream()
                 .map(e -> e.messageId() + " (" + e.lastError() + ")").toList())));
         lines.add(new ReportLine("redriven_entries", listed(outbox.redrivenIds())));
+        service.paymentBulkhead().ifPresent(b -> lines.add(new ReportLine("payment_bulkhead", String.format(Locale.ROOT,
+                "max=%d admitted=%d waited=%d turned_away=%d waiting_max=%d abandoned=%d", b.settings().maxConcurrentCalls(),
+                b.admitted(), b.waited(), b.turnedAway(), b.waitingMax(), b.abandoned()))));
         return lines;
     }
 

@@ -20,7 +20,7 @@ class DownstreamErrorsTest {
     }
 
     @Test
-    @DisplayName("a lost reply may have charged and is worth a retry, but is no provider failure; a decline is none of the three; a timeout at the provider is all three")
+    @DisplayName("a lost reply may have charged and is worth a retry, but is no provider failure; a decline is none of the three; a timeout at the provider is all three; a charge the bulkhead turned away was never sent")
     void everyErrorAnswersTheThreeQuestions() {
         Map<RuntimeException, Answers> expected = new LinkedHashMap<>();
         expected.put(new DownstreamTimeoutException("payments", 0, false), new Answers(true, true, true));
@@ -28,6 +28,7 @@ class DownstreamErrorsTest {
         expected.put(new PaymentReplyLostException(0, "ord-1"), new Answers(true, true, false));
         expected.put(new PaymentDeclinedException(0, "ord-1"), new Answers(false, false, false));
         expected.put(new DownstreamException("inventory", 0, "injected"), new Answers(true, true, true));
+        expected.put(new BulkheadFullException(4, 61_000_000L), new Answers(false, true, false));
         expected.put(new CircuitOpenException("payment", Duration.ZERO), new Answers(false, false, false));
         expected.put(new IllegalArgumentException("bad input"), new Answers(false, false, false));
         for (var e : expected.entrySet()) {

@@ -1,5 +1,6 @@
 package archlab.downstream;
 
+import archlab.background.Durations;
 import archlab.request.Deadline;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
@@ -15,43 +16,30 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
- * A downstream's connection pool: at most {@code maxConnections} calls at once, the rest wait in line (first come,
- * first served) for a connection to come back.
+ * A downstream's connection pool as Java's pools ship: at most {@code maxConnections} calls at once, the rest wait in
+ * line (first come, first served) for a connection to come back, each for up to the pool's own acquisition timeout.
  *
- * <p>The trap it teaches: <b>whose deadline the pool works to</b>. Java's pools and drivers ship with timeouts of
- * their own that know nothing of the request behind the call ({@link Waits#POOL_TIMEOUT}): HikariCP waits up to its
+ * <p>The trap it teaches: <b>the pool works to its own deadline, not the caller's</b>. HikariCP waits up to its
  * {@code connectionTimeout}, 30 s, for a connection, and a JDBC statement without a query timeout holds its connection
- * until the database answers. When the downstream slows, the line grows; a caller whose deadline passed long ago still
- * stands in it, holding its thread, and when its turn comes its call still goes out and holds a connection for the
- * downstream's full latency — work for a caller that has given up, while the callers behind it wait. Go's
- * {@code database/sql} works to the request's {@code context.Context} instead ({@code QueryContext(ctx, …)}): the wait
- * and the call both end at the caller's deadline; here that is {@link Waits#CALLER_DEADLINE}, and a caller that could
- * not get a connection in time gives up with a {@link ConnectionWaitTimeoutException}, a
- * {@link DownstreamTimeoutException} that says nothing was sent.
-
+ * until the database answers; neither knows the request behind the call. When the downstream slows, the line grows; a
+ * caller whose deadline passed long ago still stands in it, holding its thread, and when its turn comes its call still
+ * goes out, handed the pool's timeout as its deadline, and holds a connection for the downstream's full latency: work
+ * for a caller that has given up, while the callers behind it wait. This pool has no switch that mends it; a service
+ * that must keep its deadlines guards the pool in its own code (chapter 12.3's checkpoint does), the way Go's
+ * {@code database/sql} works to the request's {@code context.Context}.
+ *
  * <p>Units: waits are measured on the caller's {@link RequestContext#clock()}, and waited for in real time.
  *
  * <p>Thread-safety: safe from any number of threads; the line is a fair {@link Semaphore}.
  */
 public final class ConnectionPool {
 
-    /** Whose deadline a caller's wait for a connection, and then its call, work to. */
-    public enum Waits {
-        /**
-         * The pool's own: the wait lasts up to the acquisition timeout, and the call is handed that timeout as its
-         * deadline (from when it got its connection), whatever the caller's. How Java's pools and drivers ship.
-         */
-        POOL_TIMEOUT,
-        /** The caller's: the wait and the call both end at the caller's deadline (or the pool's timeout, if sooner). */
-        CALLER_DEADLINE
-    }
-
     /**
      * @param maxConnections     calls served at once; at least 1
-     * @param acquisitionTimeout the longest any caller waits for a connection; positive
-     * @param waits              whether a wait also ends at the caller's deadline
+     * @param acquisitionTimeout the longest any caller waits for a connection, and the deadline its call is handed from
+     *                           when it got one; positive
      */
-    public record Settings(int maxConnections, Duration acquisitionTimeout, Waits waits) {
+    public record Settings(int maxConnections, Duration acquisitionTimeout) {
 
         /** HikariCP's default {@code connectionTimeout}. */
         public static final Duration SHIPPED_ACQUISITION_TIMEOUT = Duration.ofSeconds(30);
@@ -60,26 +48,17 @@ public final class ConnectionPool {
             if (maxConnections < 1) {
                 throw new IllegalArgumentException("a pool needs at least 1 connection, was " + maxConnections);
             }
-            if (acquisitionTimeout == null || acquisitionTimeout.isNegative() || acquisitionTimeout.isZero()) {
-                throw new IllegalArgumentException("acquisitionTimeout must be positive, was " + acquisitionTimeout);
-            }
-            Objects.requireNonNull(waits, "waits");
+            Durations.requirePositive("acquisitionTimeout", acquisitionTimeout);
         }
 
-        /** @return {@code maxConnections} connections, as pools ship: a 30 s acquisition timeout, deadline unseen */
+        /** @return {@code maxConnections} connections, as pools ship: a 30 s acquisition timeout */
         public static Settings shipped(int maxConnections) {
-            return new Settings(maxConnections, SHIPPED_ACQUISITION_TIMEOUT, Waits.POOL_TIMEOUT);
+            return new Settings(maxConnections, SHIPPED_ACQUISITION_TIMEOUT);
         }
 
-        /** @return these settings with waits {@code w} */
-        public Settings withWaits(Waits w) {
-            return new Settings(maxConnections, acquisitionTimeout, w);
-        }
-
-        /** @return e.g. {@code max=4 acquisition_timeout=30000ms waits=pool_timeout} */
+        /** @return e.g. {@code max=4 acquisition_timeout=30000ms} */
         public String describe() {
-            return "max=" + maxConnections + " acquisition_timeout=" + acquisitionTimeout.toMillis() + "ms waits="
-                    + waits.name().toLowerCase(Locale.ROOT);
+            return "max=" + maxConnections + " acquisition_timeout=" + acquisitionTimeout.toMillis() + "ms";
         }
     }
 
@@ -126,12 +105,13 @@ public final class ConnectionPool {
     }
 
     /**
-     * Runs {@code call} holding one connection: at once if one is free, else after waiting in line. The call gets the
-     * caller's context ({@link Waits#CALLER_DEADLINE}) or the same with the pool's timeout as its deadline.
+     * Runs {@code call} holding one connection: at once if one is free, else after waiting in line for up to the pool's
+     * timeout, whatever the caller's deadline. The call gets the caller's context with the pool's timeout, from now, as
+     * its deadline.
      *
-     * @throws ConnectionWaitTimeoutException (passed on arrival: nothing sent) if the wait ended before a connection came
-     *                                    back: the pool's timeout, or with {@link Waits#CALLER_DEADLINE} the deadline
-     * @throws DownstreamException        if the thread was interrupted while waiting (interrupt flag restored)
+     * @throws ConnectionWaitTimeoutException (passed on arrival: nothing sent) if the pool's timeout ended the wait
+     *                                        before a connection came back
+     * @throws DownstreamException            if the thread was interrupted while waiting (interrupt flag restored)
      */
     // tag::acquire[]
     public <T> T call(RequestContext ctx, Function<RequestContext, T> call) {
@@ -141,14 +121,12 @@ public final class ConnectionPool {
             // not tryAcquire(): that one barges past callers already in line, even on a fair semaphore
             free = connections.tryAcquire(0, TimeUnit.NANOSECONDS);
             if (!free) {
-                long budgetNanos = waitBudgetNanos(ctx);
-                if (budgetNanos > 0) {
-                    waitingMax.accumulate(waiting.incrementAndGet());
-                    try {
-                        free = connections.tryAcquire(budgetNanos, TimeUnit.NANOSECONDS);
-                    } finally {
-                        waiting.decrementAndGet();
-                    }
+                waitingMax.accumulate(waiting.incrementAndGet());
+                try {
+                    // the pool's own timeout: the caller's deadline is not looked at
+                    free = connections.tryAcquire(settings.acquisitionTimeout().toNanos(), TimeUnit.NANOSECONDS);
+                } finally {
+                    waiting.decrementAndGet();
                 }
                 waitNanos.record(ctx.clock().nanoTime() - begin);
                 if (free) {
@@ -168,23 +146,12 @@ public final class ConnectionPool {
         acquired.increment();
         inUseMax.accumulate(inUse.incrementAndGet());
         try {
-            return call.apply(callContext(ctx));
+            // the driver's timeout, not the request's: a caller gone long ago still holds this connection
+            return call.apply(ctx.withDeadline(Deadline.after(ctx.clock(), settings.acquisitionTimeout())));
         } finally {
             inUse.decrementAndGet();
             connections.release();
         }
-    }
-
-    /** The context the call goes out with: the caller's, or with the pool's own timeout from now as its deadline. */
-    RequestContext callContext(RequestContext ctx) {
-        return settings.waits() == Waits.CALLER_DEADLINE ? ctx
-                : ctx.withDeadline(Deadline.after(ctx.clock(), settings.acquisitionTimeout()));
-    }
-
-    /** How long a caller may wait, from now: the pool's timeout, cut at the caller's deadline if it waits on it. */
-    long waitBudgetNanos(RequestContext ctx) {
-        long poolNanos = settings.acquisitionTimeout().toNanos();
-        return settings.waits() == Waits.CALLER_DEADLINE ? Math.min(poolNanos, ctx.remainingNanos()) : poolNanos;
     }
     // end::acquire[]
 

@@ -132,9 +132,7 @@ public record Scenario(
      * 375 (25 % of 1,500/s), so before the trigger the pool is at most 37.5 % busy. The trigger: from 1.0 s to 2.0 s
      * every charge takes 40 ms, and the pool serves 100/s. The callers retry a timed-out, failed or refused request at
      * once, up to 3 attempts, with no budget.
-     *
-     * How long a caller waits for a connection is its client's setting, not the scenario's
-     * ({@link #newDownstream(ScenarioClock, ConnectionPool.Waits)}).
+     * A service that must keep its deadlines guards the pool in its own code; the scenario only deploys it.
      */
     public static Scenario retryStorm() {
         return builder("retry-storm",
@@ -178,18 +176,11 @@ public record Scenario(
                         + catalogue().stream().map(Scenario::name).toList()));
     }
 
-    /** @return fresh stubs for one run of this scenario; windows are measured on {@code timeline} */
-    public Downstream newDownstream(ScenarioClock timeline) {
-        return newDownstream(timeline, paymentPool == null ? null : paymentPool.waits());
-    }
-
     /**
-     * Fresh stubs whose payment pool (if the scenario has one) waits as the service's client says: how long a caller
-     * waits for a connection is the client's setting, the pool's size and timeout are the scenario's.
-     *
-     * @param poolWaits how the service's client waits for a payment connection; ignored when there is no pool
+     * @return fresh stubs for one run of this scenario; windows are measured on {@code timeline}; the payment provider
+     *         sits behind the scenario's pool, as pools ship, if it has one
      */
-    public Downstream newDownstream(ScenarioClock timeline, ConnectionPool.Waits poolWaits) {
+    public Downstream newDownstream(ScenarioClock timeline) {
         FaultModel tail = ErrorInjection.forStream(seed, 11, paymentTailFraction);
         long baseNanos = paymentLatency.toNanos();
         long tailNanos = paymentTailLatency.toNanos();
@@ -215,7 +206,7 @@ public record Scenario(
                         ErrorInjection.forStream(seed, 12, inventoryErrorRate))),
                 new PaymentsStub(new StubBehaviour(payment, ErrorInjection.forStream(seed, 13, paymentDeclineRate)),
                         ErrorInjection.forStream(seed, 15, paymentLostReplyRate),
-                        paymentPool == null ? null : paymentPool.withWaits(java.util.Objects.requireNonNull(poolWaits, "poolWaits"))),
+                        paymentPool),
                 new NotifierStub(new StubBehaviour(LatencyModel.constant(notifyLatency), notifyFaults)));
     }
 
@@ -242,7 +233,7 @@ public record Scenario(
             p.add("payment slow " + paymentSlow + " (" + paymentSlowLatency.toMillis() + "ms per charge)");
         }
         if (paymentPool != null) {
-            p.add("payment pool " + paymentPool.describe() + " as shipped (a checkpoint's client may wait on the caller's deadline instead)");
+            p.add("payment pool " + paymentPool.describe() + " as shipped (the wait and the call work to the pool's timeout, not the caller's deadline)");
         }
         if (clientRetries.retries()) {
             p.add("client retries " + clientRetries.describe());

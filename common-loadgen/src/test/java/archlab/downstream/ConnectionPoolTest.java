@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.ConnectionPool.Settings;
-import archlab.downstream.ConnectionPool.Waits;
 import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
-/** The pool's two ways of waiting, on one fake clock: the caller's deadline reaches the wait, or it does not. */
+/** The pool as Java's pools ship, on one fake clock: its own timeout for the wait and the call, the caller's deadline unseen. */
 class ConnectionPoolTest {
 
     private static final Duration POOL_TIMEOUT = Duration.ofSeconds(30);
@@ -32,60 +31,35 @@ class ConnectionPoolTest {
         threads.shutdownNow();
     }
 
-    private static ConnectionPool pool(int max, Waits waits) {
-        return new ConnectionPool("payments", new Settings(max, POOL_TIMEOUT, waits));
+    private static ConnectionPool pool(int max) {
+        return new ConnectionPool("payments", new Settings(max, POOL_TIMEOUT));
     }
 
     @Test
-    @DisplayName("a deadline-aware wait lasts at most what is left of the caller's deadline, and never more than the pool's timeout")
-    void deadlineAwareBudgetIsTheEarlierOfDeadlineAndPoolTimeout() {
-        ConnectionPool pool = pool(1, Waits.CALLER_DEADLINE);
-        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
-        clock.advance(Duration.ofMillis(150));
-        assertThat(pool.waitBudgetNanos(ctx)).isEqualTo(Duration.ofMillis(50).toNanos());
-        clock.advance(Duration.ofMillis(60));
-        assertThat(pool.waitBudgetNanos(ctx)).isNegative();
-        RequestContext patient = RequestContext.withTimeout(clock, Duration.ofMinutes(5));
-        assertThat(pool.waitBudgetNanos(patient)).isEqualTo(POOL_TIMEOUT.toNanos());
-    }
-
-    @Test
-    @DisplayName("a wait as pools ship lasts the pool's own timeout, however long ago the caller's deadline passed")
-    void shippedBudgetIgnoresTheDeadline() {
-        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
-        RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
-        clock.advance(Duration.ofSeconds(5));
-        assertThat(pool.waitBudgetNanos(ctx)).isEqualTo(POOL_TIMEOUT.toNanos());
-    }
-
-    @Test
-    @DisplayName("the call works to the caller's deadline when the pool does, and to the pool's own timeout (from when it got its connection) when it ships that way")
-    void theCallGetsTheDeadlineThePoolWorksTo() {
+    @DisplayName("the call works to the pool's own timeout from when it got its connection, not to the caller's deadline")
+    void theCallGetsThePoolsTimeout() {
         RequestContext ctx = RequestContext.withTimeout(clock, Duration.ofMillis(200));
         clock.advance(Duration.ofMillis(250));
-        RequestContext deadlineAware = pool(1, Waits.CALLER_DEADLINE).call(ctx, c -> c);
-        RequestContext shipped = pool(1, Waits.POOL_TIMEOUT).call(ctx, c -> c);
-        assertThat(deadlineAware).isSameAs(ctx);
-        assertThat(deadlineAware.remainingNanos()).isNegative();
-        assertThat(shipped.remainingNanos()).as("30 s of the pool's own, the caller gone 50 ms ago").isEqualTo(POOL_TIMEOUT.toNanos());
-        assertThat(shipped.sequence()).isEqualTo(ctx.sequence());
+        RequestContext call = pool(1).call(ctx, c -> c);
+        assertThat(ctx.remainingNanos()).isNegative();
+        assertThat(call.remainingNanos()).as("30 s of the pool's own, the caller gone 50 ms ago").isEqualTo(POOL_TIMEOUT.toNanos());
+        assertThat(call.sequence()).isEqualTo(ctx.sequence());
     }
 
     @Test
-    @DisplayName("a full pool turns away a deadline-aware caller whose deadline has passed at once: nothing sent, one wait timeout counted")
-    void expiredCallerGivesUpAtOnce() throws Exception {
-        ConnectionPool pool = pool(1, Waits.CALLER_DEADLINE);
+    @DisplayName("a full pool turns a caller away only when its own timeout ends the wait: nothing sent, one wait timeout counted")
+    void waitEndsAtThePoolsTimeout() throws Exception {
+        ConnectionPool pool = new ConnectionPool("payments", new Settings(1, Duration.ofMillis(30)));
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
-        RequestContext late = RequestContext.withTimeout(clock, Duration.ofMillis(200));
-        clock.advance(Duration.ofMillis(250));
+        RequestContext patient = RequestContext.withTimeout(clock, Duration.ofMinutes(5));
         AtomicBoolean sent = new AtomicBoolean();
 
-        assertThatThrownBy(() -> pool.call(late, c -> sent.getAndSet(true)))
+        assertThatThrownBy(() -> pool.call(patient, c -> sent.getAndSet(true)))
                 .isInstanceOf(ConnectionWaitTimeoutException.class)
                 .hasMessageContaining("payments pool: no connection")
-                .hasMessageContaining("waits=caller_deadline")
+                .hasMessageContaining("the pool's own 30 ms timeout")
                 .satisfies(e -> assertThat(((DownstreamTimeoutException) e).passedOnArrival()).isTrue());
         assertThat(sent).isFalse();
         release.countDown();
@@ -93,13 +67,13 @@ class ConnectionPoolTest {
         ConnectionPool.Snapshot s = pool.snapshot();
         assertThat(s.waitTimeouts()).isEqualTo(1);
         assertThat(s.acquired()).isEqualTo(1);
-        assertThat(s.waitingMax()).as("it never stood in line").isZero();
+        assertThat(s.waitingMax()).isEqualTo(1);
     }
 
     @Test
     @DisplayName("a full pool as shipped keeps a caller whose deadline passed long ago in line, and sends its call when a connection comes back")
     void shippedPoolServesAnExpiredCaller() throws Exception {
-        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
+        ConnectionPool pool = pool(1);
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
@@ -125,7 +99,7 @@ class ConnectionPoolTest {
     @Test
     @DisplayName("three callers on two connections: the high-water mark is 2, never 3; the third waits in line and gets the first connection back")
     void highWaterMark() throws Exception {
-        ConnectionPool pool = pool(2, Waits.CALLER_DEADLINE);
+        ConnectionPool pool = pool(2);
         CountDownLatch held = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> a = holdOneConnection(pool, held, release);
@@ -147,7 +121,7 @@ class ConnectionPoolTest {
     @Test
     @DisplayName("first come, first served: of two callers in line, the one that came first gets the connection first")
     void firstComeFirstServed() throws Exception {
-        ConnectionPool pool = pool(1, Waits.POOL_TIMEOUT);
+        ConnectionPool pool = pool(1);
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
@@ -167,8 +141,8 @@ class ConnectionPoolTest {
     @Test
     @DisplayName("bad settings are refused with the value named")
     void badSettings() {
-        assertThatThrownBy(() -> new Settings(0, POOL_TIMEOUT, Waits.POOL_TIMEOUT)).hasMessageContaining("at least 1 connection, was 0");
-        assertThatThrownBy(() -> new Settings(1, Duration.ZERO, Waits.POOL_TIMEOUT)).hasMessageContaining("acquisitionTimeout must be positive");
+        assertThatThrownBy(() -> new Settings(0, POOL_TIMEOUT)).hasMessageContaining("at least 1 connection, was 0");
+        assertThatThrownBy(() -> new Settings(1, Duration.ZERO)).hasMessageContaining("acquisitionTimeout must be positive");
     }
 
     /** Takes a connection on another thread and keeps it until {@code release}. */

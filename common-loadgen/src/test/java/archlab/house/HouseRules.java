@@ -38,7 +38,6 @@ public final class HouseRules {
             "archlab.downstream.DownstreamException", "archlab.downstream.DownstreamTimeoutException",
             "archlab.downstream.PaymentReplyLostException", "archlab.downstream.PaymentDeclinedException",
             "archlab.downstream.PermanentDeliveryException", "archlab.downstream.LatencyModel",
-            "archlab.downstream.ConnectionPool",
             "archlab.trace.Span", "archlab.profile.ProfiledLock",
             "archlab.background.Backoff", "archlab.background.PollingLoop", "archlab.background.Durations");
 
