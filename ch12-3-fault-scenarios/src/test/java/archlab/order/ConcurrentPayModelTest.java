@@ -1,5 +1,6 @@
 package archlab.order;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.ChargeResult;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.Test;
  * Run it with {@code mvn -pl ch12-3-fault-scenarios test -Dtest=ConcurrentPayModelTest}; on a failure the
  * message names the orders that broke the rule.
  */
+@MultiSecondCheck
 class ConcurrentPayModelTest {
 
     private static final long SEED = 0x12_3_0CAFEL;

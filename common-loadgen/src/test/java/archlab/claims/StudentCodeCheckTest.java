@@ -1,5 +1,6 @@
 package archlab.claims;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.claims.StudentCodeCheck.Refusal;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code src/main}, compiled here, and the check must refuse it, naming the class and why. The honest solution beside
  * them — a service that uses the ports, a lock, a Caffeine cache and Jackson — passes.
  */
+@MultiSecondCheck
 class StudentCodeCheckTest {
 
     @TempDir

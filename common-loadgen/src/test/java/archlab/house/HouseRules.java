@@ -7,6 +7,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.ArchConfiguration;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import java.nio.file.Path;
@@ -44,8 +45,13 @@ public final class HouseRules {
     private HouseRules() {
     }
 
-    /** @return the main classes of the module at {@code moduleDir} ({@code target/classes}) */
+    /**
+     * @return the main classes of the module at {@code moduleDir} ({@code target/classes}); the classes they use are
+     *         known by name only (the rules judge names), not imported from the class path, which would import the JDK
+     *         and every library behind them and take seconds
+     */
     public static JavaClasses mainClassesOf(Path moduleDir) {
+        ArchConfiguration.get().setResolveMissingDependenciesFromClassPath(false);
         return new ClassFileImporter().importPath(moduleDir.resolve("target/classes"));
     }
 

@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import archlab.clock.NanoClock;
 import archlab.request.RequestContext;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * The runner's callers that retry, on a fake clock: how attempts are counted apart from planned requests, where a
  * request's latency starts, and how a budget bounds the retries when every attempt fails.
  */
+@MultiSecondCheck
 class ClientRetriesTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(200);

@@ -1,5 +1,6 @@
 package archlab.run;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
 import archlab.report.Spread;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** One named run end to end, on a tiny load (200 req/s for 200 ms: 40 requests that do nothing). */
+@MultiSecondCheck
 class LabRunTest {
 
     private static final LoadSpec TINY = LoadSpec.book().withRate(200).withDuration(Duration.ofMillis(200));

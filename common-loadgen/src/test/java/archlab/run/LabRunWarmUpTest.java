@@ -1,5 +1,6 @@
 package archlab.run;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import archlab.report.WarmUp;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The JIT warm-up every checkpoint's runs share ({@link JitWarmUp}), on a tiny load: 200 req/s for 200 ms measured,
  * warmed for 100 ms (20 requests). Each test has a warm-up state of its own, as a JVM has one.
  */
+@MultiSecondCheck
 class LabRunWarmUpTest {
 
     private static final LoadSpec TINY = LoadSpec.book().withRate(200).withDuration(Duration.ofMillis(200));

@@ -1,5 +1,6 @@
 package archlab.sweep;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.DownstreamCounts;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A tiny real sweep against a no-op service: two rates, 200 ms each. */
+@MultiSecondCheck
 class CapacitySweepRunTest {
 
     /** A service that does nothing: every request completes at once. */

@@ -1,5 +1,6 @@
 package archlab.testreport;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -26,6 +27,7 @@ import org.junit.platform.launcher.core.LauncherFactory;
  * the run selected), with its display name, flags, order and outcome. Fixture modules are compiled and run here on
  * a launcher of their own ({@link FixtureModules}); the last tests read the file common-loadgen's own run writes.
  */
+@MultiSecondCheck
 class TestsReportListenerTest {
 
     private static final Path MODULE_REPORT = Path.of(System.getProperty("archlab.reports.dir", "target/reports"), "tests.json");
