@@ -1,5 +1,6 @@
 package archlab.figures;
 
+import archlab.profile.FlameGraphs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package archlab.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -14,6 +15,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 import java.time.Duration;
 
 /**
@@ -51,16 +54,20 @@ public final class ReportWriter {
     }
 
     /**
-     * Writes {@code <name>.txt}, {@code <name>.json} and, when the run recorded a timeline, {@code <name>.hlog} (an
-     * older interval log of that name is removed otherwise, so none is left beside a report it does not belong to);
-     * returns the text file's path.
+     * Writes {@code <name>.json}, {@code <name>.txt} (the report's text with its {@link RunVerdict} under the first line),
+     * {@code <name>.html} (the {@link ReportPage}) and, when the run recorded a timeline, {@code <name>.hlog} (an older
+     * interval log of that name is removed otherwise, so none is left beside a report it does not belong to); returns
+     * the text file's path.
      */
     public static Path write(Path dir, RunReport report) {
         try {
             Files.createDirectories(dir);
             Path txt = dir.resolve(report.name() + ".txt");
-            Files.writeString(txt, report.text(), StandardCharsets.UTF_8);
-            JSON.writeValue(dir.resolve(report.name() + ".json").toFile(), report);
+            Path json = dir.resolve(report.name() + ".json");
+            JSON.writeValue(json.toFile(), report);
+            List<String> verdict = RunVerdict.lines(JSON.readTree(json.toFile()), savedInTheBook(report.module(), report.name(), json));
+            Files.writeString(txt, withVerdict(report.text(), verdict), StandardCharsets.UTF_8);
+            ReportPage.write(json, verdict);
             Path hlog = dir.resolve(report.name() + IntervalLog.SUFFIX);
             RunTimeline timeline = report.run().timeline();
             if (timeline.histograms().isEmpty()) {
@@ -71,6 +78,34 @@ public final class ReportWriter {
             return txt;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write report " + report.name() + " to " + dir, e);
+        }
+    }
+
+    /** The report's text with the verdict right under its first line: what a reader reads first. */
+    static String withVerdict(String text, List<String> verdict) {
+        int firstLine = text.indexOf('\n') + 1;
+        StringBuilder out = new StringBuilder(text.substring(0, firstLine)).append("--- verdict (read this first) ---\n");
+        verdict.forEach(line -> out.append("  ").append(line).append('\n'));
+        return out.append('\n').append(text.substring(firstLine)).toString();
+    }
+
+    /**
+     * @return the book's saved report of {@code module}'s {@code name} ({@code book/results/<module>/<name>.json} of the
+     *         project the module sits in), unless that is {@code written} itself or there is none
+     */
+    static Optional<JsonNode> savedInTheBook(String module, String name, Path written) {
+        String moduleDir = System.getProperty("archlab.module.dir");
+        if (moduleDir == null) {
+            return Optional.empty();
+        }
+        Path saved = Path.of(moduleDir).toAbsolutePath().normalize().resolveSibling("book/results/" + module + "/" + name + ".json");
+        try {
+            if (!Files.isRegularFile(saved) || Files.isSameFile(saved, written)) {
+                return Optional.empty();
+            }
+            return Optional.of(JSON.readTree(saved.toFile()));
+        } catch (IOException e) {
+            return Optional.empty(); // an unreadable saved report: nothing to put beside this run
         }
     }
 

@@ -1,5 +1,6 @@
 package archlab.run;
 
+import archlab.text.NearestName;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.ThreadKind;
 import java.time.Duration;
@@ -224,41 +225,10 @@ public final class LabProperties {
      */
     static String nearest(String unknown) {
         String u = unknown.toLowerCase(Locale.ROOT);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (Key<?> k : KEYS) {
-            int d = editDistance(u, k.property());
-            if (d < bestDistance) {
-                best = k.property();
-                bestDistance = d;
-            }
-        }
-        if (bestDistance <= 2) {
-            return best;
-        }
+        List<String> known = KEYS.stream().map(Key::property).toList();
         String last = u.substring(u.lastIndexOf('.') + 1);
-        return KEYS.stream().map(Key::property).filter(k -> k.substring(k.lastIndexOf('.') + 1).equals(last))
-                .findFirst().orElse(null);
-    }
-
-    /** Levenshtein distance: insertions, deletions and substitutions. */
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(substitute, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+        return NearestName.among(u, known).orElseGet(() -> known.stream()
+                .filter(k -> k.substring(k.lastIndexOf('.') + 1).equals(last)).findFirst().orElse(null));
     }
 
     // ---- the parsers: each message names the property and the value as given ----

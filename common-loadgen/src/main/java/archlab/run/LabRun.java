@@ -260,9 +260,19 @@ public final class LabRun {
             last = last.withSpread(Spread.of(reports));
         }
         Path txt = ReportWriter.write(reportsDir, last);
-        out.accept(last.text());
+        out.accept(readText(txt));
         out.accept("report: " + txt.toAbsolutePath() + " (+ .json" + (last.run().timeline().recorded() ? ", .hlog" : "")
                 + (profiled ? ", .jfr" : "") + ")");
+        out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
+                + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    private static String readText(Path txt) {
+        try {
+            return java.nio.file.Files.readString(txt).stripTrailing();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the report just written: " + txt, e);
+        }
     }
 }

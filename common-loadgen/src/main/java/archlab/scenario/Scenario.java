@@ -1,5 +1,6 @@
 package archlab.scenario;
 
+import archlab.text.NearestName;
 import archlab.downstream.ConnectionPool;
 import archlab.downstream.Downstream;
 import archlab.downstream.ErrorInjection;
@@ -171,9 +172,10 @@ public record Scenario(
 
     /** @return the scenario named {@code name} @throws IllegalArgumentException naming the known ones */
     public static Scenario named(String name) {
+        List<String> known = catalogue().stream().map(Scenario::name).toList();
         return catalogue().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
-                new IllegalArgumentException("unknown scenario '" + name + "'; known: "
-                        + catalogue().stream().map(Scenario::name).toList()));
+                new IllegalArgumentException("unknown scenario '" + name + "'"
+                        + NearestName.among(name, known).map(n -> " (did you mean " + n + "?)").orElse("") + "; known: " + known));
     }
 
     /**

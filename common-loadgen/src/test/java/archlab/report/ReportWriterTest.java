@@ -54,19 +54,24 @@ class ReportWriterTest {
     }
 
     @Test
-    @DisplayName("write puts <name>.txt and <name>.json in the folder and returns the text file")
+    @DisplayName("write puts <name>.txt, <name>.json and the page <name>.html in the folder and returns the text file")
     void writesTextAndJsonNamedAfterTheRun() {
         Path sub = dir.resolve("nested/reports");
         Path txt = ReportWriter.write(sub, report);
         assertThat(txt).isEqualTo(sub.resolve("writer-test.txt"));
         assertThat(sub.resolve("writer-test.txt")).isRegularFile();
         assertThat(sub.resolve("writer-test.json")).isRegularFile();
+        assertThat(sub.resolve("writer-test.html")).isRegularFile();
     }
 
     @Test
-    @DisplayName("the text file holds exactly the report's text, in UTF-8")
+    @DisplayName("the text file holds the report's text, in UTF-8, with the verdict right under its first line")
     void textFileIsTheReportText() throws IOException {
-        assertThat(Files.readString(dir.resolve("writer-test.txt"), StandardCharsets.UTF_8)).isEqualTo(report.text());
+        String written = Files.readString(dir.resolve("writer-test.txt"), StandardCharsets.UTF_8);
+        String text = report.text();
+        int firstLine = text.indexOf('\n') + 1;
+        assertThat(written).startsWith(text.substring(0, firstLine) + "--- verdict (read this first) ---\n  outcome: ")
+                .endsWith("\n\n" + text.substring(firstLine));
     }
 
     @Test

@@ -41,7 +41,7 @@ class ScenarioProgressTest {
         org.assertj.core.api.Assertions.assertThat(ScenarioProgress.selected("retry-storm, normal,retry-storm"))
                 .extracting(Scenario::name).containsExactly("retry-storm", "normal");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScenarioProgress.selected("retry-strom"))
-                .hasMessageContaining("unknown scenario 'retry-strom'").hasMessageContaining("retry-storm");
+                .hasMessageContaining("unknown scenario 'retry-strom' (did you mean retry-storm?)");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ScenarioProgress.selected(" , "))
                 .hasMessageContaining("names no scenario");
     }

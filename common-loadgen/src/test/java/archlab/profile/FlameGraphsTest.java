@@ -1,9 +1,7 @@
-package archlab.figures;
+package archlab.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.profile.LockWaitEvent;
-import archlab.profile.ProfiledLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

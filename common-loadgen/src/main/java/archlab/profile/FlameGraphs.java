@@ -1,7 +1,5 @@
-package archlab.figures;
+package archlab.profile;
 
-import archlab.profile.ProfileReport;
-import archlab.profile.WeightedStack;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -1,0 +1,152 @@
+package archlab.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The lines a reader reads first: what the run's outcome was, what limited it (and with what share of what), who held
+ * the lock, what the money and delivery evidence says, and whether the machine disturbed the run; and, where the book
+ * has a saved run of the same report, its figures beside this one's. Every line is derived from the report's own JSON
+ * (as {@link ReportWriter} writes it), so a saved report gets the same verdict as a fresh one.
+ *
+ * <p>The trap it avoids: a report that opens with a number and leaves the cause 30 lines further down, in a table that
+ * does not say what it sums. A line here names its figure's denominator: "of 4500 traced requests", "of the 3.20 s
+ * run".
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class RunVerdict {
+
+    /** A stall (hiccup p99) or a send lag (p99) above this, in µs, means the machine may have shaped the run's latencies. */
+    static final long DISTURBED_MICROS = 5_000;
+
+    private RunVerdict() {
+    }
+
+    /**
+     * @param report a run's report as {@link ReportWriter} wrote it
+     * @param book   the book's saved report of the same module and name, if there is one
+     * @return three to six lines, each {@code "<what>: <finding>"}
+     */
+    public static List<String> lines(JsonNode report, Optional<JsonNode> book) {
+        JsonNode run = report.path("run");
+        List<String> out = new ArrayList<>();
+        out.add("outcome: " + outcome(run));
+        limitedBy(run).ifPresent(l -> out.add("limited by: " + l));
+        held(run).ifPresent(h -> out.add("held: " + h));
+        money(report.path("money")).ifPresent(m -> out.add("money: " + m));
+        out.add("machine: " + machine(run));
+        book.ifPresent(b -> out.add("book: " + bookBeside(b.path("run"), run)));
+        return out;
+    }
+
+    static String outcome(JsonNode run) {
+        long offered = run.path("offered").asLong();
+        long completed = run.path("completed").asLong();
+        return String.format(Locale.ROOT, "%d of %d requests completed (%s); %d timed out, %d failed, %d rejected; p99 %s",
+                completed, offered, percent(completed, offered), run.path("timedOut").asLong(), run.path("failed").asLong(),
+                run.path("rejected").asLong(), millis(run.path("latency").path("p99Micros").asDouble()));
+    }
+
+    /** The segment with the most self time over every traced request, and its share in each operation. */
+    static Optional<String> limitedBy(JsonNode run) {
+        Map<String, Long> selfBySegment = new LinkedHashMap<>();
+        Map<String, Double> shareByOperation = new LinkedHashMap<>();
+        long total = 0;
+        for (JsonNode row : run.path("segments")) {
+            long self = row.path("selfTotalNanos").asLong();
+            selfBySegment.merge(row.path("segment").asText(), self, Long::sum);
+            total += self;
+        }
+        if (total == 0) {
+            return Optional.empty();
+        }
+        String top = selfBySegment.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        for (JsonNode row : run.path("segments")) {
+            if (row.path("segment").asText().equals(top)) {
+                shareByOperation.put(row.path("operation").asText(), row.path("sharePercent").asDouble());
+            }
+        }
+        List<String> perOp = shareByOperation.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue())).toList();
+        return Optional.of(String.format(Locale.ROOT,
+                "%s, %s of the self time of %d traced requests (%.1f s summed over them); of each operation's own: %s",
+                top, percent(selfBySegment.get(top), total), run.path("tracedRequests").asLong(), total / 1e9,
+                String.join(", ", perOp)));
+    }
+
+    /** Who held the lock, summed over the run: the {@code lock.held} segments' inclusive time. */
+    static Optional<String> held(JsonNode run) {
+        record Held(String operation, double nanos) {
+        }
+        double wallNanos = run.path("wallNanos").asDouble();
+        List<Held> held = new ArrayList<>();
+        for (JsonNode row : run.path("segments")) {
+            if (row.path("segment").asText().equals("lock.held")) {
+                held.add(new Held(row.path("operation").asText(),
+                        row.path("inclusiveMeanMicros").asDouble() * 1_000 * row.path("requests").asLong()));
+            }
+        }
+        if (held.isEmpty() || wallNanos <= 0) {
+            return Optional.empty();
+        }
+        held.sort(Comparator.comparingDouble(Held::nanos).reversed());
+        Held top = held.get(0);
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s held the lock %.2f s of the %.2f s run (%s)",
+                top.operation(), top.nanos() / 1e9, wallNanos / 1e9, percent(top.nanos(), wallNanos)));
+        held.subList(1, held.size()).forEach(h -> s.append(String.format(Locale.ROOT, "; %s %.2f s", h.operation(), h.nanos() / 1e9)));
+        return Optional.of(s.append(" (traced requests' time inside the lock, nested calls included)").toString());
+    }
+
+    static Optional<String> money(JsonNode money) {
+        if (money.isMissingNode() || money.isNull()) {
+            return Optional.empty();
+        }
+        long afterReconcile = money.path("chargedButNotPaidAfterReconcile").asLong(MoneyEvidence.NOT_MEASURED);
+        String charged = afterReconcile == MoneyEvidence.NOT_MEASURED
+                ? money.path("chargedButNotPaid").asLong() + " charged but not PAID (nothing reconciles them)"
+                : afterReconcile + " charged but not PAID after reconcile";
+        return Optional.of(String.format(Locale.ROOT,
+                "%s, %d double charges, %d reservations leaked; delivery: %d PAID orders not notified, %d notified more than once",
+                charged, money.path("doubleCharges").asLong(), Math.max(0, money.path("reservationsLeaked").asLong()),
+                Math.max(0, money.path("paidButNotNotified").asLong()), Math.max(0, money.path("notifiedMoreThanOnce").asLong())));
+    }
+
+    static String machine(JsonNode run) {
+        JsonNode hiccups = run.path("hiccups");
+        long lagP99 = run.path("sendLag").path("p99Micros").asLong();
+        if (hiccups.path("samples").asLong() == 0) {
+            return String.format(Locale.ROOT, "send-lag p99 %s; no hiccup probe ran, so the machine's own stalls are unknown",
+                    millis(lagP99));
+        }
+        long hiccupP99 = hiccups.path("p99Micros").asLong();
+        boolean disturbed = hiccupP99 > DISTURBED_MICROS || lagP99 > DISTURBED_MICROS;
+        return String.format(Locale.ROOT, "%s: hiccup p99 %s (max %s), send-lag p99 %s; %s", disturbed ? "disturbed" : "not disturbed",
+                millis(hiccupP99), millis(hiccups.path("maxMicros").asLong()), millis(lagP99),
+                disturbed ? "over " + millis(DISTURBED_MICROS) + ": the latencies measured the machine too, run again before comparing"
+                        : "both within " + millis(DISTURBED_MICROS));
+    }
+
+    static String bookBeside(JsonNode bookRun, JsonNode run) {
+        return String.format(Locale.ROOT, "its saved run of this report completed %d of %d (%s), p99 %s; this run %d of %d (%s), p99 %s",
+                bookRun.path("completed").asLong(), bookRun.path("offered").asLong(),
+                percent(bookRun.path("completed").asLong(), bookRun.path("offered").asLong()),
+                millis(bookRun.path("latency").path("p99Micros").asDouble()), run.path("completed").asLong(),
+                run.path("offered").asLong(), percent(run.path("completed").asLong(), run.path("offered").asLong()),
+                millis(run.path("latency").path("p99Micros").asDouble()));
+    }
+
+    private static String percent(double part, double whole) {
+        return whole <= 0 ? "n/a" : String.format(Locale.ROOT, "%.1f %%", 100 * part / whole);
+    }
+
+    private static String millis(double micros) {
+        return String.format(Locale.ROOT, "%.1f ms", micros / 1e3);
+    }
+}
