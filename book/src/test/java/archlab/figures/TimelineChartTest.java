@@ -7,6 +7,9 @@ import archlab.downstream.DownstreamCounts;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import archlab.report.Environment;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
@@ -50,8 +53,10 @@ class TimelineChartTest {
         LatencyHistogram h = new LatencyHistogram();
         h.record(9_000_000L);
         LoadSpec spec = LoadSpec.book().withWarmup(Duration.ofMillis(500));
-        RunResult run = new RunResult(spec, 4_500, 4_500, 0, 4_000, 500, 0, 0, 0, 0, 3_000_000_000L, h.summary(), Map.of(),
-                h.summary(), Map.of(), 0, List.of(), 0, 750, timeline, new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000));
+        RunResult run = RunResult.builder().spec(spec).requests(new Requests(4_500, 4_500, 0))
+                .outcomes(new Outcomes(4_000, 500, 0, 0, 0)).wallNanos(3_000_000_000L)
+                .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(750)
+                .timeline(timeline).hiccups(new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000)).build();
         RunReport r = new RunReport("ch12-3-fault-scenarios", "scenario-slow-downstream", ENV, run,
                 new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), new MoneyEvidence(0, 0, 0, 0, 0),
                 List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"

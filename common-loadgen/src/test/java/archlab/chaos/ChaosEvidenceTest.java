@@ -9,8 +9,9 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
-import archlab.timeline.HiccupSummary;
-import archlab.timeline.RunTimeline;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -24,8 +25,9 @@ class ChaosEvidenceTest {
     private static RunResult run(long maxOverrunNanos, long unfinished, double sendLagMaxMicros) {
         LatencySummary none = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
         LatencySummary lag = new LatencySummary(1, sendLagMaxMicros, sendLagMaxMicros, 0, 0, 0, 0, 0, 0, 0, "");
-        return new RunResult(LoadSpec.book(), 1, 1, 0, 1, 0, 0, 0, 0, unfinished, 1, none, Map.of(), lag, Map.of(),
-                maxOverrunNanos, List.of(), 0, 0, RunTimeline.NONE, HiccupSummary.NONE);
+        return RunResult.builder().spec(LoadSpec.book()).requests(new Requests(1, 1, 0)).outcomes(new Outcomes(1, 0, 0, 0, 0))
+                .unfinished(unfinished).wallNanos(1).latencies(new Latencies(none, Map.of(), lag, Map.of(), maxOverrunNanos))
+                .build();
     }
 
     @Test

@@ -7,6 +7,9 @@ import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
 import archlab.request.Outcome;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import archlab.loadgen.testing.FakeClock;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
@@ -44,9 +47,9 @@ class ReportWriterTest {
             h.record(i * 1_000_000L); // 1 ms .. 137 ms
         }
         LoadSpec spec = LoadSpec.book().withArrival(Arrival.poisson(7)).withWarmup(Duration.ofMillis(1500));
-        RunResult run = new RunResult(spec, 150, 150, 0, 137, 0, 0, 0, 13, 0, 3_000_000_000L, h.summary(), Map.of(),
-                h.summary(), Map.of(), 0, List.of(), 0, 2250, archlab.timeline.RunTimeline.NONE,
-                archlab.timeline.HiccupSummary.NONE);
+        RunResult run = RunResult.builder().spec(spec).requests(new Requests(150, 150, 0))
+                .outcomes(new Outcomes(137, 0, 0, 0, 13)).wallNanos(3_000_000_000L)
+                .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(2250).build();
         report = new RunReport("test-module", "writer-test", Samples.ENV, run, Samples.downstream(3, 2, 1),
                 Samples.money(2, 1), List.of(new ReportLine("outbox_depth", 4L)), null, null, null);
         ReportWriter.write(dir, report);

@@ -24,9 +24,7 @@ class RunReportLabLinesTest {
 
     /** The same result with {@code n} warm-up requests. */
     private static RunResult withWarmupRequests(RunResult r, long n) {
-        return new RunResult(r.spec(), r.offered(), r.started(), r.notStarted(), r.completed(), r.timedOut(), r.failed(),
-                r.rejected(), r.poolExhausted(), r.unfinished(), r.wallNanos(), r.latency(), r.operations(), r.sendLag(),
-                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), n, r.timeline(), r.hiccups());
+        return r.toBuilder().warmupRequests(n).build();
     }
 
     private static String settingsLine(RunReport report) {

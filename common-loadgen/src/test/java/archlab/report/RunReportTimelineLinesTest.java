@@ -91,13 +91,7 @@ class RunReportTimelineLinesTest {
     void bothWarmUps() {
         WarmUp w = new WarmUp(Duration.ofMillis(1500), 1_500, 2_250, "m/n", true, RunTimeline.NONE);
         RunResult withRunnerWarmUp = detailed(LoadSpec.book().withWarmup(Duration.ofSeconds(1)));
-        RunResult r = new RunResult(withRunnerWarmUp.spec(), withRunnerWarmUp.offered(), withRunnerWarmUp.started(),
-                withRunnerWarmUp.notStarted(), withRunnerWarmUp.completed(), withRunnerWarmUp.timedOut(),
-                withRunnerWarmUp.failed(), withRunnerWarmUp.rejected(), withRunnerWarmUp.poolExhausted(),
-                withRunnerWarmUp.unfinished(), withRunnerWarmUp.wallNanos(), withRunnerWarmUp.latency(),
-                withRunnerWarmUp.operations(), withRunnerWarmUp.sendLag(), withRunnerWarmUp.failureCauses(),
-                withRunnerWarmUp.maxOverrunNanos(), withRunnerWarmUp.segments(), withRunnerWarmUp.tracedRequests(), 1_500,
-                withRunnerWarmUp.timeline(), withRunnerWarmUp.hiccups());
+        RunResult r = withRunnerWarmUp.toBuilder().warmupRequests(1_500).build();
         assertThat(line(report(r, w), "settings ")).contains(" warmup=jit 1.5s at 1500/s on a scratch fixture just"
                 + " before this run (2250 requests, excluded); then 1s (1500 requests, excluded) on this run's fixture trace=");
     }

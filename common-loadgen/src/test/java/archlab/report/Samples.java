@@ -4,9 +4,12 @@ import archlab.downstream.DownstreamCounts;
 import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.Latencies;
 import archlab.loadgen.RunResult.OperationResult;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
+import archlab.loadgen.RunResult.Tracing;
 import archlab.timeline.HiccupSummary;
-import archlab.timeline.RunTimeline;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.List;
 import java.util.Map;
@@ -36,30 +39,31 @@ final class Samples {
     /** A run result: the given outcome counts, wall and latency; everything else empty. */
     static RunResult result(LoadSpec spec, long offered, long started, long completed, long timedOut, long wallNanos,
                             LatencySummary latency) {
-        return new RunResult(spec, offered, started, 0, completed, timedOut, 0, 0, 0, 0, wallNanos, latency,
-                Map.of(), emptyLatency(), Map.of(), 0, List.of(), 0, 0, RunTimeline.NONE, HiccupSummary.NONE);
+        return RunResult.builder().spec(spec).requests(new Requests(offered, started, 0))
+                .outcomes(new Outcomes(completed, timedOut, 0, 0, 0)).wallNanos(wallNanos)
+                .latencies(new Latencies(latency, Map.of(), emptyLatency(), Map.of(), 0)).build();
     }
 
     /** A result with every outcome count distinct, two operations, a send lag, failure causes and segments. */
     static RunResult detailed(LoadSpec spec, List<SegmentRow> segments) {
         Map<String, OperationResult> ops = new TreeMap<>();
-        ops.put("create", new OperationResult("create", 40, 30, 5, 3, 2, 0,
+        ops.put("create", new OperationResult("create", 40, new Outcomes(30, 5, 3, 2, 0),
                 latency(38, 12, 40, 41, 11_500, 20_000, 39_250, 40_500)));
-        ops.put("pay", new OperationResult("pay", 60, 41, 6, 4, 9, 13,
+        ops.put("pay", new OperationResult("pay", 60, new Outcomes(41, 6, 4, 9, 13),
                 latency(51, 22, 80, 81, 21_500, 50_000, 79_250, 80_500)));
         LatencySummary sendLag = new LatencySummary(100, 50.0, 900.0, 1, 1, 1, 12, 80, 345, 800, "");
         Map<String, Long> causes = new TreeMap<>(Map.of("DownstreamTimeoutException", 11L, "IllegalStateException", 7L));
-        return new RunResult(spec, 105, 103, 2, 71, 11, 7, 11, 13, 3, 2_500_000_000L,
-                latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
-                4_321_000L, segments, segments.isEmpty() ? 0 : 100, 0, RunTimeline.NONE,
-                new HiccupSummary(1_000, 3_000, 45, 120, 310, 2_900, 3_100));
+        return RunResult.builder().spec(spec).requests(new Requests(105, 103, 2)).outcomes(new Outcomes(71, 11, 7, 11, 13))
+                .unfinished(3).wallNanos(2_500_000_000L)
+                .latencies(new Latencies(latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
+                        4_321_000L))
+                .tracing(new Tracing(segments, segments.isEmpty() ? 0 : 100))
+                .hiccups(new HiccupSummary(1_000, 3_000, 45, 120, 310, 2_900, 3_100)).build();
     }
 
     /** {@code r} with the probe's hiccups {@code h} instead of its own. */
     static RunResult withHiccups(RunResult r, HiccupSummary h) {
-        return new RunResult(r.spec(), r.offered(), r.started(), r.notStarted(), r.completed(), r.timedOut(), r.failed(),
-                r.rejected(), r.poolExhausted(), r.unfinished(), r.wallNanos(), r.latency(), r.operations(), r.sendLag(),
-                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), r.warmupRequests(), r.timeline(), h);
+        return r.toBuilder().hiccups(h).build();
     }
 
     static DownstreamCounts downstream(long inventory, long payment, long notify) {
