@@ -45,19 +45,19 @@ class ChaosEvidenceTest {
 
         ChaosEvidence down = ChaosEvidence.measure(d, List.of("o-1", "o-2", "o-3", "o-4", "o-5", "o-6"), paid::contains,
                 id -> 1, held, Set.of("o-4"), true, 0, run(2_000_000, 0, 700));
-        assertThat(down.paidOrders()).isEqualTo(4);
-        assertThat(down.heldWhileNotifierDown()).as("o-2 and o-3 held while the notifier is down").isEqualTo(2);
-        assertThat(down.parked()).containsExactly("o-4");
-        assertThat(down.notNotifiedOnce()).containsExactly("o-5 notified 1x, not PAID");
-        assertThat(down.chargedNotPaid()).containsExactly("o-6");
+        assertThat(down.money().paidOrders()).isEqualTo(4);
+        assertThat(down.delivery().heldWhileNotifierDown()).as("o-2 and o-3 held while the notifier is down").isEqualTo(2);
+        assertThat(down.delivery().parked()).containsExactly("o-4");
+        assertThat(down.delivery().notNotifiedOnce()).containsExactly("o-5 notified 1x, not PAID");
+        assertThat(down.money().chargedNotPaid()).containsExactly("o-6");
         assertThat(down.reservationsLeaked()).as("o-6 holds a unit it is not PAID for").isEqualTo(1);
-        assertThat(down.maxOverrunNanos()).isEqualTo(2_000_000);
-        assertThat(down.sendLagMaxNanos()).isEqualTo(700_000);
+        assertThat(down.deadlines().maxOverrunNanos()).isEqualTo(2_000_000);
+        assertThat(down.deadlines().sendLagMaxNanos()).isEqualTo(700_000);
 
         ChaosEvidence up = ChaosEvidence.measure(d, List.of("o-1", "o-2", "o-3", "o-4", "o-5", "o-6"), paid::contains,
                 id -> 1, held, Set.of("o-4"), false, 0, run(0, 0, 0));
-        assertThat(up.heldWhileNotifierDown()).isZero();
-        assertThat(up.notNotifiedOnce()).containsExactly("o-2 PAID, notified 0x, held in the outbox",
+        assertThat(up.delivery().heldWhileNotifierDown()).isZero();
+        assertThat(up.delivery().notNotifiedOnce()).containsExactly("o-2 PAID, notified 0x, held in the outbox",
                 "o-3 PAID, notified 0x, held in the outbox", "o-5 notified 1x, not PAID");
     }
 }
