@@ -57,10 +57,13 @@ class TimelineChartTest {
                 .outcomes(new Outcomes(4_000, 500, 0, 0, 0)).wallNanos(3_000_000_000L)
                 .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(750)
                 .timeline(timeline).hiccups(new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000)).build();
-        RunReport r = new RunReport("ch12-3-fault-scenarios", "scenario-slow-downstream", ENV, run,
-                new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), new MoneyEvidence(0, 0, 0, 0, 0),
-                List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
-                        + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")), null, null, null);
+        RunReport r = RunReport.builder().module("ch12-3-fault-scenarios").name("scenario-slow-downstream")
+                .environment(ENV).run(run)
+                .downstream(new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0))
+                .money(new MoneyEvidence(0, 0, 0, 0, 0))
+                .extra(List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
+                        + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")))
+                .build();
         ReportWriter.write(dir, r);
         return dir.resolve("scenario-slow-downstream.json");
     }

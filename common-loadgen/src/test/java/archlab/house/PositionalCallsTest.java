@@ -48,7 +48,6 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/report/MoneyEvidence.java new MoneyEvidence",
             "common-loadgen/src/main/java/archlab/report/SweepRow.java new SweepRow",
             "common-loadgen/src/main/java/archlab/run/CapacitySweep.java new SweepReport",
-            "common-loadgen/src/main/java/archlab/run/LabRun.java new RunReport",
             "common-loadgen/src/main/java/archlab/timeline/HiccupSummary.java new HiccupSummary",
             "common-loadgen/src/main/java/archlab/timeline/Interval.java new Interval",
             "common-loadgen/src/main/java/archlab/timeline/IntervalRecorder.java new Interval",

@@ -84,8 +84,9 @@ class RunReportLabLinesTest {
     @DisplayName("measured integrity figures are printed as numbers")
     void measuredIntegrityFiguresArePrinted() {
         MoneyEvidence money = new MoneyEvidence(5, 5, 0, 4, 1, 2, 3, 0, 7).withAfterReconcile(0);
-        RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
-                Samples.downstream(1, 1, 1), money, List.of(), null, null, null);
+        RunReport report = RunReport.builder().module("m").name("n").environment(Samples.ENV)
+                .run(Samples.detailed(LoadSpec.book(), List.of()))
+                .downstream(Samples.downstream(1, 1, 1)).money(money).build();
         assertThat(report.labLines()).contains("integrity charged_not_paid_after_reconcile=0 paid_not_notified=3"
                 + " notified_more_than_once=0 reservations_leaked=7");
     }
@@ -137,9 +138,11 @@ class RunReportLabLinesTest {
     @Test
     @DisplayName("chapter figures are printed as name=value, doubles with 4 decimals")
     void extraFiguresArePrinted() {
-        RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
-                Samples.downstream(1, 1, 1), Samples.money(1, 0),
-                List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)), null, null, null);
+        RunReport report = RunReport.builder().module("m").name("n").environment(Samples.ENV)
+                .run(Samples.detailed(LoadSpec.book(), List.of()))
+                .downstream(Samples.downstream(1, 1, 1)).money(Samples.money(1, 0))
+                .extra(List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)))
+                .build();
         assertThat(report.labLines()).contains("cache_hit_ratio=0.5000", "outbox_depth=3");
         assertThat(report.extraByName()).containsExactly(
                 org.assertj.core.api.Assertions.entry("cache_hit_ratio", 0.5),

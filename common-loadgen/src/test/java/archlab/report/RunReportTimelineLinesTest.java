@@ -22,8 +22,9 @@ class RunReportTimelineLinesTest {
             + " every 1000us woke: the machine's own stalls, time-weighted)";
 
     private static RunReport report(RunResult run, WarmUp warmUp) {
-        return new RunReport("ch12-1-baseline", "baseline", Samples.ENV, run, Samples.downstream(10, 5, 4),
-                Samples.money(5, 1), List.of(), null, null, warmUp);
+        return RunReport.builder().module("ch12-1-baseline").name("baseline").environment(Samples.ENV).run(run)
+                .downstream(Samples.downstream(10, 5, 4)).money(Samples.money(5, 1))
+                .jitWarmUp(warmUp).build();
     }
 
     private static RunResult detailed(LoadSpec spec) {

@@ -75,7 +75,8 @@ final class Samples {
     }
 
     static RunReport report(RunResult run) {
-        return new RunReport("test-module", "sample", ENV, run, downstream(10, 5, 4), money(5, 1), List.of(), null, null, null);
+        return RunReport.builder().module("test-module").name("sample").environment(ENV).run(run)
+                .downstream(downstream(10, 5, 4)).money(money(5, 1)).build();
     }
 
     /** A segment row: {@code inclusiveMeanMicros × requests} is its inclusive total. */

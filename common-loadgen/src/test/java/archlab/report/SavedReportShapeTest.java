@@ -60,9 +60,8 @@ class SavedReportShapeTest {
     private static RunReport sample() {
         RunReport r = Samples.report(Samples.detailed(LoadSpec.book(),
                 List.of(Samples.segment("pay", "db", 10, 12, 1.5, 40.0, 3.0))));
-        return new RunReport(r.module(), r.name(), r.environment(), r.run().withTimeline(oneIntervalTimeline()),
-                r.downstream(), r.money(), List.of(new ReportLine("outbox_depth", 4L)), r.profile(), r.spread(),
-                r.jitWarmUp());
+        return r.toBuilder().run(r.run().withTimeline(oneIntervalTimeline()))
+                .extra(List.of(new ReportLine("outbox_depth", 4L))).build();
     }
 
     private static RunTimeline oneIntervalTimeline() {
