@@ -39,15 +39,21 @@ class TimelineChartTest {
     static Path report(Path dir) {
         List<Interval> intervals = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            intervals.add(new Interval(Interval.JIT_WARMUP, -6_000 + i * 100, 100, 150, 150, 140, 10, 0, 0, 0, 9_000, 80_000, 90_000, 2_000, 12_000));
+            intervals.add(Interval.builder().phase(Interval.JIT_WARMUP).startMillis(-6_000 + i * 100).lengthMillis(100)
+                    .offered(150).started(150).completed(140).timedOut(10).latencyMicros(9_000, 80_000, 90_000)
+                    .sendLagP99Micros(2_000).hiccupMaxMicros(12_000).build());
         }
         for (int i = 0; i < 5; i++) {
-            intervals.add(new Interval(Interval.WARMUP, -500 + i * 100, 100, 150, 150, 150, 0, 0, 0, 0, 4_000, 9_000, 9_500, 100, 300));
+            intervals.add(Interval.builder().phase(Interval.WARMUP).startMillis(-500 + i * 100).lengthMillis(100)
+                    .offered(150).started(150).completed(150).latencyMicros(4_000, 9_000, 9_500).sendLagP99Micros(100)
+                    .hiccupMaxMicros(300).build());
         }
         for (int i = 0; i < 30; i++) {
             boolean stalled = i >= 5 && i < 10;
-            intervals.add(new Interval(Interval.RUN, i * 100, 100, 150, 150, stalled ? 40 : 150, stalled ? 110 : 0, 0, 0, 0,
-                    stalled ? 150_000 : 4_000, stalled ? 200_000 : 9_000, stalled ? 201_000 : 9_500, 80, i == 20 ? 7_000 : 250));
+            intervals.add(Interval.builder().phase(Interval.RUN).startMillis(i * 100).lengthMillis(100).offered(150)
+                    .started(150).completed(stalled ? 40 : 150).timedOut(stalled ? 110 : 0)
+                    .latencyMicros(stalled ? 150_000 : 4_000, stalled ? 200_000 : 9_000, stalled ? 201_000 : 9_500)
+                    .sendLagP99Micros(80).hiccupMaxMicros(i == 20 ? 7_000 : 250).build());
         }
         RunTimeline timeline = new RunTimeline(Duration.ofMillis(100), Duration.ofMillis(1), intervals, 0, 0, List.of());
         LatencyHistogram h = new LatencyHistogram();

@@ -54,8 +54,11 @@ class RunReportTimelineLinesTest {
     @DisplayName("the timeline line follows the hiccup line and names the interval log beside the report, <name>.hlog")
     void timelineLineNamesTheLog() {
         RunTimeline t = new RunTimeline(Duration.ofMillis(100), Duration.ofMillis(1), List.of(
-                new Interval(Interval.RUN, 0, 100, 150, 150, 150, 0, 0, 0, 0, 2_000, 4_000, 4_100, 40, 200),
-                new Interval(Interval.RUN, 100, 100, 150, 150, 148, 2, 0, 0, 0, 2_500, 9_000, 9_100, 45, 1_200)), 0, 0,
+                Interval.builder().phase(Interval.RUN).lengthMillis(100).offered(150).started(150).completed(150)
+                        .latencyMicros(2_000, 4_000, 4_100).sendLagP99Micros(40).hiccupMaxMicros(200).build(),
+                Interval.builder().phase(Interval.RUN).startMillis(100).lengthMillis(100).offered(150).started(150)
+                        .completed(148).timedOut(2).latencyMicros(2_500, 9_000, 9_100).sendLagP99Micros(45)
+                        .hiccupMaxMicros(1_200).build()), 0, 0,
                 List.of());
         RunReport r = report(detailed(LoadSpec.book()).withTimeline(t), null);
         List<String> lines = r.labLines();

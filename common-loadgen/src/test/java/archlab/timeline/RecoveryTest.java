@@ -22,10 +22,12 @@ class RecoveryTest {
     private static List<Interval> run(IntUnaryOperator completedIn, int hiccupAt) {
         List<Interval> run = new ArrayList<>();
         for (int k = 0; k < 30; k++) {
-            run.add(new Interval(Interval.RUN, k * 100.0, 100.0, 150, 150, completedIn.applyAsInt(k), 0, 0, 0, 0,
-                    1_000, 2_000, 3_000, 10, k == hiccupAt ? 40_000 : 100, 0));
+            run.add(Interval.builder().phase(Interval.RUN).startMillis(k * 100.0).lengthMillis(100.0).offered(150)
+                    .started(150).completed(completedIn.applyAsInt(k)).latencyMicros(1_000, 2_000, 3_000)
+                    .sendLagP99Micros(10).hiccupMaxMicros(k == hiccupAt ? 40_000 : 100).build());
         }
-        run.add(new Interval(Interval.RUN, 3_000.0, 12.0, 0, 0, 3, 0, 0, 0, 0, 1_000, 2_000, 3_000, 10, 100, 0));
+        run.add(Interval.builder().phase(Interval.RUN).startMillis(3_000.0).lengthMillis(12.0).completed(3)
+                .latencyMicros(1_000, 2_000, 3_000).sendLagP99Micros(10).hiccupMaxMicros(100).build());
         return run;
     }
 
