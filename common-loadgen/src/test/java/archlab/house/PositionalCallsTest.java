@@ -32,7 +32,6 @@ class PositionalCallsTest {
      * and so does a listed one that is gone (take it off the list).
      */
     static final Set<String> NOT_REBUILT_YET = Set.of(
-            "book/src/main/java/archlab/compare/ScenarioTable.java new Row",
             "book/src/main/java/archlab/compare/SweepTable.java new Row",
             "book/src/main/java/archlab/figures/SavedSweep.java new SavedSweep",
             "book/src/main/java/archlab/figures/SavedTimeline.java new Point",
