@@ -23,9 +23,11 @@ class ChaosEvidenceTest {
     private static final RequestContext CTX = RequestContext.background();
 
     private static RunResult run(long maxOverrunNanos, long unfinished, double sendLagMaxMicros) {
-        LatencySummary none = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
-        LatencySummary lag = new LatencySummary(1, sendLagMaxMicros, sendLagMaxMicros, 0, 0, 0, 0, 0, 0, 0, "");
-        return RunResult.builder().spec(LoadSpec.book()).requests(new Requests(1, 1, 0)).outcomes(new Outcomes(1, 0, 0, 0, 0))
+        LatencySummary none = LatencySummary.builder().build();
+        LatencySummary lag = LatencySummary.builder().count(1).meanMicros(sendLagMaxMicros).maxMicros(sendLagMaxMicros)
+                .build();
+        return RunResult.builder().spec(LoadSpec.book()).requests(new Requests(1, 1, 0))
+                .outcomes(new Outcomes(1, 0, 0, 0, 0))
                 .unfinished(unfinished).wallNanos(1).latencies(new Latencies(none, Map.of(), lag, Map.of(), maxOverrunNanos))
                 .build();
     }

@@ -38,7 +38,6 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/downstream/ConnectionPool.java new Snapshot",
             "common-loadgen/src/main/java/archlab/downstream/Downstream.java new DownstreamCounts",
             "common-loadgen/src/main/java/archlab/downstream/DownstreamSettings.java new DownstreamSettings",
-            "common-loadgen/src/main/java/archlab/loadgen/LatencyHistogram.java new LatencySummary",
             "common-loadgen/src/main/java/archlab/loadgen/LoadSpec.java new LoadSpec",
             "common-loadgen/src/main/java/archlab/profile/ProfileAssembler.java new EventCounts",
             "common-loadgen/src/main/java/archlab/profile/ProfileAssembler.java new ProfileReport",

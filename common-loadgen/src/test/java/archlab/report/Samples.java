@@ -28,12 +28,13 @@ final class Samples {
     /** A latency summary with the given book percentiles (ms) and HdrHistogram percentiles (µs). */
     static LatencySummary latency(long count, long bookP50, long bookP99, long bookP999,
                                   long p50Micros, long p90Micros, long p99Micros, long p999Micros) {
-        return new LatencySummary(count, 150_250.0, 401_500.0, bookP50, bookP99, bookP999,
-                p50Micros, p90Micros, p99Micros, p999Micros, "");
+        return LatencySummary.builder().count(count).meanMicros(150_250.0).maxMicros(401_500.0).bookP50Millis(bookP50)
+                .bookP99Millis(bookP99).bookP999Millis(bookP999).p50Micros(p50Micros).p90Micros(p90Micros)
+                .p99Micros(p99Micros).p999Micros(p999Micros).build();
     }
 
     static LatencySummary emptyLatency() {
-        return new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
+        return LatencySummary.builder().build();
     }
 
     /** A run result: the given outcome counts, wall and latency; everything else empty. */
@@ -51,9 +52,11 @@ final class Samples {
                 latency(38, 12, 40, 41, 11_500, 20_000, 39_250, 40_500)));
         ops.put("pay", new OperationResult("pay", 60, new Outcomes(41, 6, 4, 9, 13),
                 latency(51, 22, 80, 81, 21_500, 50_000, 79_250, 80_500)));
-        LatencySummary sendLag = new LatencySummary(100, 50.0, 900.0, 1, 1, 1, 12, 80, 345, 800, "");
+        LatencySummary sendLag = LatencySummary.builder().count(100).meanMicros(50.0).maxMicros(900.0).bookP50Millis(1)
+                .bookP99Millis(1).bookP999Millis(1).p50Micros(12).p90Micros(80).p99Micros(345).p999Micros(800).build();
         Map<String, Long> causes = new TreeMap<>(Map.of("DownstreamTimeoutException", 11L, "IllegalStateException", 7L));
-        return RunResult.builder().spec(spec).requests(new Requests(105, 103, 2)).outcomes(new Outcomes(71, 11, 7, 11, 13))
+        return RunResult.builder().spec(spec).requests(new Requests(105, 103, 2))
+                .outcomes(new Outcomes(71, 11, 7, 11, 13))
                 .unfinished(3).wallNanos(2_500_000_000L)
                 .latencies(new Latencies(latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
                         4_321_000L))
