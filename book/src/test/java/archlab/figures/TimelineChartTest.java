@@ -65,7 +65,7 @@ class TimelineChartTest {
                 .timeline(timeline).hiccups(new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000)).build();
         RunReport r = RunReport.builder().module("ch12-3-fault-scenarios").name("scenario-slow-downstream")
                 .environment(ENV).run(run)
-                .downstream(new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0))
+                .downstream(DownstreamCounts.builder().build())
                 .money(new MoneyEvidence(0, 0, 0, 0, 0))
                 .extra(List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
                         + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")))

@@ -36,7 +36,6 @@ class PositionalCallsTest {
             "book/src/main/java/archlab/figures/SavedSweep.java new SavedSweep",
             "book/src/main/java/archlab/figures/SavedTimeline.java new Point",
             "common-loadgen/src/main/java/archlab/downstream/ConnectionPool.java new Snapshot",
-            "common-loadgen/src/main/java/archlab/downstream/Downstream.java new DownstreamCounts",
             "common-loadgen/src/main/java/archlab/downstream/DownstreamSettings.java new DownstreamSettings",
             "common-loadgen/src/main/java/archlab/loadgen/LoadSpec.java new LoadSpec",
             "common-loadgen/src/main/java/archlab/profile/ProfileAssembler.java new EventCounts",

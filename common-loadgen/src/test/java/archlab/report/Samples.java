@@ -70,7 +70,8 @@ final class Samples {
     }
 
     static DownstreamCounts downstream(long inventory, long payment, long notify) {
-        return new DownstreamCounts(inventory, payment, notify, 0, 0, payment, 0, 0, 0);
+        return DownstreamCounts.builder().inventoryCalls(inventory).paymentCalls(payment).notifyCalls(notify)
+                .charges(payment).build();
     }
 
     static MoneyEvidence money(long charges, long chargedButNotPaid) {
