@@ -62,7 +62,9 @@ class TimelineChartTest {
         RunResult run = RunResult.builder().spec(spec).requests(new Requests(4_500, 4_500, 0))
                 .outcomes(new Outcomes(4_000, 500, 0, 0, 0)).wallNanos(3_000_000_000L)
                 .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(750)
-                .timeline(timeline).hiccups(new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000)).build();
+                .timeline(timeline).hiccups(HiccupSummary.builder().periodMicros(1_000).samples(3_000).p50Micros(50)
+                        .p90Micros(200).p99Micros(300).p999Micros(7_000).maxMicros(7_000).build())
+                .build();
         RunReport r = RunReport.builder().module("ch12-3-fault-scenarios").name("scenario-slow-downstream")
                 .environment(ENV).run(run)
                 .downstream(DownstreamCounts.builder().build())

@@ -45,7 +45,6 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/report/MoneyEvidence.java new MoneyEvidence",
             "common-loadgen/src/main/java/archlab/report/SweepRow.java new SweepRow",
             "common-loadgen/src/main/java/archlab/run/CapacitySweep.java new SweepReport",
-            "common-loadgen/src/main/java/archlab/timeline/HiccupSummary.java new HiccupSummary",
             "common-loadgen/src/main/java/archlab/timeline/Recovery.java new Recovery",
             "common-loadgen/src/main/java/archlab/trace/SegmentTable.java new SegmentRow");
 

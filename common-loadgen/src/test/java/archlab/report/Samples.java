@@ -61,7 +61,9 @@ final class Samples {
                 .latencies(new Latencies(latency(89, 15, 78, 81, 14_567, 60_000, 77_123, 80_999), ops, sendLag, causes,
                         4_321_000L))
                 .tracing(new Tracing(segments, segments.isEmpty() ? 0 : 100))
-                .hiccups(new HiccupSummary(1_000, 3_000, 45, 120, 310, 2_900, 3_100)).build();
+                .hiccups(HiccupSummary.builder().periodMicros(1_000).samples(3_000).p50Micros(45).p90Micros(120)
+                        .p99Micros(310).p999Micros(2_900).maxMicros(3_100).build())
+                .build();
     }
 
     /** {@code r} with the probe's hiccups {@code h} instead of its own. */
