@@ -88,8 +88,9 @@ final class Samples {
     /** A segment row: {@code inclusiveMeanMicros × requests} is its inclusive total. */
     static SegmentRow segment(String op, String segment, long requests, long entries, double selfMeanMicros,
                               double sharePercent, double inclusiveMeanMicros) {
-        return new SegmentRow(op, segment, requests, requests, entries, selfMeanMicros, selfMeanMicros,
-                selfMeanMicros * 2, selfMeanMicros * 3, sharePercent, inclusiveMeanMicros,
-                Math.round(selfMeanMicros * 1_000 * requests));
+        return SegmentRow.builder().operation(op).segment(segment).requests(requests).operationRequests(requests)
+                .entries(entries).meanMicros(selfMeanMicros).p50Micros(selfMeanMicros).p99Micros(selfMeanMicros * 2)
+                .maxMicros(selfMeanMicros * 3).sharePercent(sharePercent).inclusiveMeanMicros(inclusiveMeanMicros)
+                .selfTotalNanos(Math.round(selfMeanMicros * 1_000 * requests)).build();
     }
 }
