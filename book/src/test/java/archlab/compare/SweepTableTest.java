@@ -24,13 +24,16 @@ class SweepTableTest {
             long offered = rate * 3L;
             long completed = Math.min(offered, capacity * 3L);
             long p99 = rate <= capacity ? 9_000 : 190_000;
-            rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
-                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, rate / 4000.0, 50));
+            rows.add(SweepRow.builder().ratePerSecond(rate).offered(offered).completed(completed)
+                    .timedOut(offered - completed).goodput((double) completed / offered).rpsCompleted(completed / 3.0)
+                    .p50Micros(p99 / 2).p99Micros(p99).sendLagP99Micros(200).cpuShare(rate / 4000.0).hiccupP99Micros(50)
+                    .build());
         }
         Environment env = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", session);
         ReportWriter.writeJson(root.resolve(module).resolve("target/reports/sweep-" + module + ".json"),
-                new SweepReport(SweepReport.KIND, module, "sweep", env, "test", 8_000_000L, rows, Knee.find(rows, 8_000_000L),
-                        List.of(), List.of("500 req/s attempt 1: send-lag p99 9 ms")));
+                SweepReport.builder().module(module).name("sweep").environment(env).settings("test")
+                        .payFloorNanos(8_000_000L).rows(rows).knee(Knee.find(rows, 8_000_000L))
+                        .reruns(List.of("500 req/s attempt 1: send-lag p99 9 ms")).build());
     }
 
     @Test

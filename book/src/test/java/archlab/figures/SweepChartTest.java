@@ -30,12 +30,13 @@ class SweepChartTest {
             long offered = rate * 3L;
             long completed = Math.min(offered, capacity * 3L);
             long p99 = rate <= capacity ? 9_000 : 190_000;
-            rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
-                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3, 50));
+            rows.add(SweepRow.builder().ratePerSecond(rate).offered(offered).completed(completed)
+                    .timedOut(offered - completed).goodput((double) completed / offered).rpsCompleted(completed / 3.0)
+                    .p50Micros(p99 / 2).p99Micros(p99).sendLagP99Micros(200).cpuShare(0.3).hiccupP99Micros(50).build());
         }
         Knee knee = Knee.find(rows, 8_000_000L);
-        ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, name, ENV, "test", 8_000_000L, rows,
-                knee, List.of(), List.of()));
+        ReportWriter.writeJson(file, SweepReport.builder().module(module).name(name).environment(ENV).settings("test")
+                .payFloorNanos(8_000_000L).rows(rows).knee(knee).build());
         return file;
     }
 

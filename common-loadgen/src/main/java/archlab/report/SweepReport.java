@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What a {@code archlab.run.CapacitySweep} found, human first ({@link #text()}) and as JSON for the figures
- * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable.
+ * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable; built by {@link #builder()}.
  *
  * @param kind          always {@value #KIND}: how tools tell a sweep report from a run report
  * @param module        the checkpoint swept, e.g. "ch12-1-baseline"
@@ -40,6 +40,11 @@ public record SweepReport(
         rows = List.copyOf(rows);
         limitEvidence = List.copyOf(limitEvidence);
         reruns = List.copyOf(reruns);
+    }
+
+    /** @return a builder of a sweep report ({@value #KIND}) with no limit evidence and no rerun */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** @return the column header of {@link #line(SweepRow, long)} */
@@ -94,5 +99,54 @@ public record SweepReport(
                 environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
                 environment.maxHeapMiB(), environment.at(), environment.session()));
         return String.join("\n", out) + "\n";
+    }
+
+    /** Builds a {@link SweepReport} part by part; its kind is always {@value #KIND}. Not thread-safe. */
+    public static final class Builder {
+        private String module;
+        private String name;
+        private Environment environment;
+        private String settings;
+        private long payFloorNanos;
+        private List<SweepRow> rows;
+        private Knee knee;
+        private List<String> limitEvidence = List.of();
+        private List<String> reruns = List.of();
+
+        private Builder() {
+        }
+
+        /** @see SweepReport#module() */
+        public Builder module(String m) { module = m; return this; }
+
+        /** @see SweepReport#name() */
+        public Builder name(String n) { name = n; return this; }
+
+        /** @see SweepReport#environment() */
+        public Builder environment(Environment e) { environment = e; return this; }
+
+        /** @see SweepReport#settings() */
+        public Builder settings(String words) { settings = words; return this; }
+
+        /** @see SweepReport#payFloorNanos() */
+        public Builder payFloorNanos(long ns) { payFloorNanos = ns; return this; }
+
+        /** @see SweepReport#rows() */
+        public Builder rows(List<SweepRow> r) { rows = r; return this; }
+
+        /** @see SweepReport#knee() */
+        public Builder knee(Knee k) { knee = k; return this; }
+
+        /** @see SweepReport#limitEvidence() */
+        public Builder limitEvidence(List<String> lines) { limitEvidence = lines; return this; }
+
+        /** @see SweepReport#reruns() */
+        public Builder reruns(List<String> lines) { reruns = lines; return this; }
+
+        /** @return the report */
+        public SweepReport build() {
+            return new SweepReport(KIND, module, name, environment, settings, payFloorNanos, rows, knee, limitEvidence,
+                    reruns);
+        }
     }
 }

@@ -43,10 +43,7 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/report/Environment.java new Environment",
             "common-loadgen/src/main/java/archlab/report/Knee.java new Knee",
             "common-loadgen/src/main/java/archlab/report/MoneyEvidence.java new MoneyEvidence",
-            "common-loadgen/src/main/java/archlab/report/SweepRow.java new SweepRow",
-            "common-loadgen/src/main/java/archlab/run/CapacitySweep.java new SweepReport",
-            "common-loadgen/src/main/java/archlab/timeline/Recovery.java new Recovery",
-            "common-loadgen/src/main/java/archlab/trace/SegmentTable.java new SegmentRow");
+            "common-loadgen/src/main/java/archlab/timeline/Recovery.java new Recovery");
 
     private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath()
             .normalize().getParent();
