@@ -38,8 +38,6 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/downstream/ConnectionPool.java new Snapshot",
             "common-loadgen/src/main/java/archlab/downstream/DownstreamSettings.java new DownstreamSettings",
             "common-loadgen/src/main/java/archlab/loadgen/LoadSpec.java new LoadSpec",
-            "common-loadgen/src/main/java/archlab/profile/ProfileAssembler.java new EventCounts",
-            "common-loadgen/src/main/java/archlab/profile/ProfileAssembler.java new ProfileReport",
             "common-loadgen/src/main/java/archlab/report/Environment.java new Environment",
             "common-loadgen/src/main/java/archlab/report/Knee.java new Knee",
             "common-loadgen/src/main/java/archlab/report/MoneyEvidence.java new MoneyEvidence",
