@@ -45,8 +45,8 @@ class SweepChartTest {
     void twoCheckpoints(@TempDir Path dir) {
         Path a = sweep(dir.resolve("sweep-a.json"), "ch12-1-baseline", 100);
         Path b = sweep(dir.resolve("sweep-b.json"), "ch12-2-cache-outbox-ratelimit", 2000);
-        assertThat(SavedSweep.read(a).kneeRate()).isNull();
-        assertThat(SavedSweep.read(b).kneeRate()).isEqualTo(2000);
+        assertThat(SavedSweep.read(a).knee().rate()).isNull();
+        assertThat(SavedSweep.read(b).knee().rate()).isEqualTo(2000);
         Path png = SweepChart.render(List.of(a, b), dir.resolve("sweep.png"));
         Pngs.assertPng(png, SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
     }

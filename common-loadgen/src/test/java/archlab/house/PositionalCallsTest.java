@@ -32,9 +32,6 @@ class PositionalCallsTest {
      * and so does a listed one that is gone (take it off the list).
      */
     static final Set<String> NOT_REBUILT_YET = Set.of(
-            "book/src/main/java/archlab/compare/SweepTable.java new Row",
-            "book/src/main/java/archlab/figures/SavedSweep.java new SavedSweep",
-            "book/src/main/java/archlab/figures/SavedTimeline.java new Point",
             "common-loadgen/src/main/java/archlab/downstream/ConnectionPool.java new Snapshot",
             "common-loadgen/src/main/java/archlab/downstream/DownstreamSettings.java new DownstreamSettings",
             "common-loadgen/src/main/java/archlab/loadgen/LoadSpec.java new LoadSpec",
