@@ -143,8 +143,8 @@ public final class ScenarioTable {
                             money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
                             money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1)),
                     new Resilience(amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
-                            recovery.filter(r -> !Double.isNaN(r.goodputShareBefore())).map(Recovery::goodputShareBefore).orElse((double) NEVER),
-                            recovery.filter(r -> !Double.isNaN(r.recoveredAtMillis())).map(r -> Math.round(r.recoveredAtMillis())).orElse(NEVER),
+                            recovery.map(r -> r.shares().goodputShareBefore()).filter(s -> !Double.isNaN(s)).orElse((double) NEVER),
+                            recovery.map(r -> r.shares().recoveredAtMillis()).filter(t -> !Double.isNaN(t)).map(Math::round).orElse(NEVER),
                             recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);

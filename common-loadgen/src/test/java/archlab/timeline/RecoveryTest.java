@@ -40,8 +40,8 @@ class RecoveryTest {
     void recoversWithinTheBound() {
         Recovery r = judge(run(k -> k >= 10 && k < 17 ? 60 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.YES);
-        assertThat(r.recoveredAtMillis()).isEqualTo(1_700.0);
-        assertThat(r.worstShareAfter()).isEqualTo(0.6);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_700.0);
+        assertThat(r.shares().worstShareAfter()).isEqualTo(0.6);
     }
 
     @Test
@@ -56,7 +56,7 @@ class RecoveryTest {
             default -> 150;
         }, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.YES);
-        assertThat(r.recoveredAtMillis()).isEqualTo(1_500.0);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_500.0);
         assertThat(r.line()).startsWith("recovery=yes trigger_end=1.5s bound=500ms recovered_at=1.5s");
     }
 
@@ -65,7 +65,7 @@ class RecoveryTest {
     void staysDown() {
         Recovery r = judge(run(k -> k >= 10 ? 40 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).isNaN();
+        assertThat(r.shares().recoveredAtMillis()).isNaN();
         assertThat(r.reason()).contains("still below 95%");
     }
 
@@ -74,7 +74,7 @@ class RecoveryTest {
     void backTooLate() {
         Recovery r = judge(run(k -> k >= 10 && k < 23 ? 100 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).as("the first window of three from 2.3 s").isEqualTo(2_300.0);
+        assertThat(r.shares().recoveredAtMillis()).as("the first window of three from 2.3 s").isEqualTo(2_300.0);
     }
 
     @Test
@@ -82,7 +82,7 @@ class RecoveryTest {
     void aRelapseCounts() {
         Recovery r = judge(run(k -> (k >= 10 && k < 16) || k == 26 ? 60 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).isEqualTo(2_700.0);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(2_700.0);
     }
 
     @Test
