@@ -83,7 +83,9 @@ class RunReportLabLinesTest {
     @Test
     @DisplayName("measured integrity figures are printed as numbers")
     void measuredIntegrityFiguresArePrinted() {
-        MoneyEvidence money = new MoneyEvidence(5, 5, 0, 4, 1, 2, 3, 0, 7).withAfterReconcile(0);
+        MoneyEvidence money = MoneyEvidence.builder().charges(5).distinctOrdersCharged(5).paidOrders(4)
+                .chargedButNotPaid(1).chargedButNotPaidAfterReconcile(2).paidButNotNotified(3).notifiedMoreThanOnce(0)
+                .reservationsLeaked(7).build().withAfterReconcile(0);
         RunReport report = RunReport.builder().module("m").name("n").environment(Samples.ENV)
                 .run(Samples.detailed(LoadSpec.book(), List.of()))
                 .downstream(Samples.downstream(1, 1, 1)).money(money).build();
