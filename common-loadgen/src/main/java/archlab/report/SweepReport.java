@@ -68,11 +68,11 @@ public record SweepReport(
         List<String> out = new ArrayList<>();
         out.add("=== " + module + " / " + name + ": capacity sweep ===");
         out.add(knee.describe());
-        out.add(knee.definition());
+        out.add(knee.rule().definition());
         out.add("");
         out.add(header());
         for (SweepRow r : rows) {
-            out.add(line(r, knee.p99CeilingMicros()));
+            out.add(line(r, knee.rule().p99CeilingMicros()));
         }
         out.add("(goodput = completed / offered; p50/p99 from the HdrHistogram of every request that reached the service;"
                 + " hiccup_p99 = the machine's own stalls, time-weighted; cpu = the JVM's CPU time over wall x cores,"

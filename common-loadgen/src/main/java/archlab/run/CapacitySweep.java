@@ -338,7 +338,7 @@ public final class CapacitySweep {
         if (knee.firstPastKnee() != null) {
             SweepRow past = rowAt(rows, knee.firstPastKnee());
             SweepRow at = knee.found() ? rowAt(rows, knee.ratePerSecond()) : null;
-            evidence = LimitEvidence.between(at, past, knee.p99CeilingMicros());
+            evidence = LimitEvidence.between(at, past, knee.rule().p99CeilingMicros());
         }
         LoadSpec s = spec(rates.get(0), duration);
         String settings = String.format(Locale.ROOT,

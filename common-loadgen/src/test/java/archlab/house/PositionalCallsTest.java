@@ -35,8 +35,7 @@ class PositionalCallsTest {
             "common-loadgen/src/main/java/archlab/downstream/ConnectionPool.java new Snapshot",
             "common-loadgen/src/main/java/archlab/downstream/DownstreamSettings.java new DownstreamSettings",
             "common-loadgen/src/main/java/archlab/loadgen/LoadSpec.java new LoadSpec",
-            "common-loadgen/src/main/java/archlab/report/Environment.java new Environment",
-            "common-loadgen/src/main/java/archlab/report/Knee.java new Knee");
+            "common-loadgen/src/main/java/archlab/report/Environment.java new Environment");
 
     private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath()
             .normalize().getParent();

@@ -27,9 +27,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SavedReportShapeTest {
 
+    private static final Path SAVED_RESULTS = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath()
+            .getParent().resolve("book/results/ch12-1-baseline");
     /** A saved report of the book, with a profile, a JIT warm-up, operations, segments and a timeline. */
-    private static final Path SAVED = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath()
-            .getParent().resolve("book/results/ch12-1-baseline/baseline.json");
+    private static final Path SAVED = SAVED_RESULTS.resolve("baseline.json");
+    /** A saved capacity sweep of the book, with a knee. */
+    private static final Path SAVED_SWEEP = SAVED_RESULTS.resolve("sweep-ch12-1-baseline.json");
 
     /** Reads JSON refusing a field that appears twice in one object (a part's figure serialized beside the part). */
     private static final ObjectMapper STRICT = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
@@ -48,6 +51,31 @@ class SavedReportShapeTest {
         JsonNode written = STRICT.readTree(ReportWriter.mapper().writeValueAsString(sample())).at(pointer);
         assertThat(saved.isObject()).as("the saved report has an object at '%s'", pointer).isTrue();
         assertThat(fieldNames(written)).as("fields at '%s'", pointer).containsExactlyElementsOf(fieldNames(saved));
+    }
+
+    static Stream<String> sweepObjectsTheBookReads() {
+        return Stream.of("", "/environment", "/rows/0", "/knee");
+    }
+
+    @ParameterizedTest(name = "at '{0}'")
+    @MethodSource("sweepObjectsTheBookReads")
+    @DisplayName("a sweep report written today has the saved sweep's fields at this path, in the saved order, none twice")
+    void sweepSameFieldsInTheSameOrder(String pointer) throws IOException {
+        JsonNode saved = STRICT.readTree(SAVED_SWEEP.toFile()).at(pointer);
+        JsonNode written = STRICT.readTree(ReportWriter.mapper().writeValueAsString(sweep())).at(pointer);
+        assertThat(saved.isObject()).as("the saved sweep has an object at '%s'", pointer).isTrue();
+        assertThat(fieldNames(written)).as("fields at '%s'", pointer).containsExactlyElementsOf(fieldNames(saved));
+    }
+
+    /** Two rates, the lower one the knee. */
+    private static SweepReport sweep() {
+        List<SweepRow> rows = List.of(
+                SweepRow.builder().ratePerSecond(500).offered(1_500).completed(1_500).goodput(1).rpsCompleted(500)
+                        .p50Micros(4_000).p99Micros(9_000).sendLagP99Micros(100).cpuShare(0.3).hiccupP99Micros(50).build(),
+                SweepRow.builder().ratePerSecond(1_000).offered(3_000).completed(2_000).timedOut(1_000).goodput(0.67)
+                        .rpsCompleted(666).p50Micros(90_000).p99Micros(200_000).build());
+        return SweepReport.builder().module("m").name("sweep").environment(Samples.ENV).settings("test")
+                .payFloorNanos(8_000_000L).rows(rows).knee(Knee.find(rows, 8_000_000L)).build();
     }
 
     private static List<String> fieldNames(JsonNode object) {
