@@ -32,7 +32,8 @@ class SweepTableTest {
                     .p50Micros(p99 / 2).p99Micros(p99).sendLagP99Micros(200).cpuShare(rate / 4000.0).hiccupP99Micros(50)
                     .build());
         }
-        Environment env = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", session);
+        Environment env = new Environment(new Environment.Machine("25", "test", 2, "Linux", 2048), "2026-01-01T00:00:00Z",
+                session);
         ReportWriter.writeJson(root.resolve(module).resolve("target/reports/sweep-" + module + ".json"),
                 SweepReport.builder().module(module).name("sweep").environment(env).settings("test")
                         .payFloorNanos(8_000_000L).rows(rows).knee(Knee.find(rows, 8_000_000L))

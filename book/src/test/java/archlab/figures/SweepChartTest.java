@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The sweep chart, rendered from hand-made sweep reports written the way CapacitySweep writes them. */
 class SweepChartTest {
 
-    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+    private static final Environment ENV =
+            new Environment(new Environment.Machine("25", "test", 2, "Linux", 2048), "2026-01-01T00:00:00Z", "s");
 
     /** A sweep whose service keeps up to {@code capacity} req/s, then completes only that many with a high p99. */
     private static Path sweep(Path file, String module, int capacity) {

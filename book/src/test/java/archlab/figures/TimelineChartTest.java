@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The timeline chart of one saved run, from a hand-made report written by ReportWriter: every figure chosen. */
 class TimelineChartTest {
 
-    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+    private static final Environment ENV =
+            new Environment(new Environment.Machine("25", "test", 2, "Linux", 2048), "2026-01-01T00:00:00Z", "s");
 
     /**
      * A slow-downstream run: a JIT warm-up long before, a 0.5 s runner warm-up, then 3 s whose pays stall from 1.0 to

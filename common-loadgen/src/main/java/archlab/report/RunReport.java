@@ -143,9 +143,7 @@ public record RunReport(
                 s.ratePerSecond(), seconds(s.duration()), millis(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), warmups(),
                 s.traceEvery() == 0 || s.retries().retries() ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
-        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
-                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
-                environment.maxHeapMiB(), environment.at(), environment.session()));
+        out.add(environment.line());
         return out;
     }
 

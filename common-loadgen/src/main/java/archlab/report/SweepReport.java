@@ -95,9 +95,7 @@ public record SweepReport(
         }
         out.add("");
         out.add("settings " + settings);
-        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
-                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
-                environment.maxHeapMiB(), environment.at(), environment.session()));
+        out.add(environment.line());
         return String.join("\n", out) + "\n";
     }
 

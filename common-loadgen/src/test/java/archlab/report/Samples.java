@@ -19,8 +19,9 @@ import java.util.TreeMap;
 final class Samples {
 
     /** A fixed environment, so report text does not depend on the machine. */
-    static final Environment ENV = new Environment("25.0.1+8-LTS", "Eclipse Adoptium", 2, "Linux 6.1 amd64 ",
-            2048, "2026-01-02T03:04:05Z", "test-session");
+    static final Environment ENV = new Environment(
+            new Environment.Machine("25.0.1+8-LTS", "Eclipse Adoptium", 2, "Linux 6.1 amd64 ", 2048),
+            "2026-01-02T03:04:05Z", "test-session");
 
     private Samples() {
     }
