@@ -8,6 +8,7 @@ import archlab.report.MoneyEvidence;
 import archlab.report.ReportWriter;
 import archlab.scenario.Scenario;
 import archlab.scenario.ScenarioProgress;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -42,22 +43,74 @@ public final class ScenarioTable {
     }
 
     /**
-     * One scenario run of one checkpoint. "n/a" figures are {@link MoneyEvidence#NOT_MEASURED}.
+     * One scenario run of one checkpoint. In JSON ({@code scenarios.json}) every part is unwrapped: the row's figures
+     * lie flat, in the order of the parts and of their figures, as the book's {@code holds:} conditions read them.
      *
-     * <p>The last five: attempts per planned request; the {@link Recovery} verdict's word ({@value #NO_TRIGGER} for a
-     * scenario without a trigger); completed / offered before the trigger ({@value #NEVER}: no trigger); the start of the
-     * interval (ms since the run began) from which the run stayed back ({@value #NEVER}: never, or no trigger); and 1
-     * if the verdict is yes, else 0 (numbers, for the book's {@code holds:} conditions).
+     * @param scenario   the scenario's name, e.g. "slow-downstream"
+     * @param module     the checkpoint, e.g. "ch12-1-baseline"
+     * @param requests   what was offered and how it ended
+     * @param speed      how fast it was served
+     * @param money      the ledger's evidence
+     * @param resilience retries and recovery
      */
-    public record Row(String scenario, String module, long offered, long completed, long timedOut, long failed,
-                      long rejected, double rpsCompleted, long p50Millis, long p99Millis, long p999Millis,
-                      double maxOverrunMillis, long charges, long doubleCharges, long chargedNotPaid,
-                      long chargedNotPaidAfterReconcile, long paidNotNotified, long reservationsLeaked,
-                      double amplification, String recovered, double shareBeforeTrigger, long recoveredAtMillis,
-                      int recoveredWithinBound) {
+    public record Row(String scenario, String module, @JsonUnwrapped Requests requests, @JsonUnwrapped Speed speed,
+                      @JsonUnwrapped Money money, @JsonUnwrapped Resilience resilience) {
     }
 
-    /** {@link Row#recoveredAtMillis()} and {@link Row#shareBeforeTrigger()} when there is nothing to say: no trigger, or never back. */
+    /**
+     * What a scenario run offered and how its requests ended.
+     *
+     * @param offered   requests planned
+     * @param completed ok within the timeout
+     * @param timedOut  ended at or past the deadline
+     * @param failed    an error before the timeout
+     * @param rejected  refused at once by the service
+     */
+    public record Requests(long offered, long completed, long timedOut, long failed, long rejected) {
+    }
+
+    /**
+     * How fast a scenario run was served.
+     *
+     * @param rpsCompleted     completed requests per second of wall time
+     * @param p50Millis        the book's p50, ms (1 ms buckets, upper edge)
+     * @param p99Millis        the book's p99, ms
+     * @param p999Millis       the book's p99.9, ms
+     * @param maxOverrunMillis the largest time a request finished past its deadline, ms
+     */
+    public record Speed(double rpsCompleted, long p50Millis, long p99Millis, long p999Millis, double maxOverrunMillis) {
+    }
+
+    /**
+     * The ledger's evidence of a scenario run. "n/a" figures are {@link MoneyEvidence#NOT_MEASURED}.
+     *
+     * @param charges                      charges the payment stub took
+     * @param doubleCharges                charges beyond the first per order
+     * @param chargedNotPaid               orders charged but not PAID
+     * @param chargedNotPaidAfterReconcile the same once the reconciler ran
+     * @param paidNotNotified              PAID orders never notified
+     * @param reservationsLeaked           units reserved beyond what the PAID orders hold
+     */
+    public record Money(long charges, long doubleCharges, long chargedNotPaid, long chargedNotPaidAfterReconcile,
+                        long paidNotNotified, long reservationsLeaked) {
+    }
+
+    /**
+     * Retries and recovery of a scenario run: numbers, for the book's {@code holds:} conditions.
+     *
+     * @param amplification        attempts per planned request (1.0: nobody retried)
+     * @param recovered            the {@link Recovery} verdict's word ({@value #NO_TRIGGER} for a scenario without a
+     *                             trigger)
+     * @param shareBeforeTrigger   completed / offered before the trigger ({@value #NEVER}: no trigger)
+     * @param recoveredAtMillis    the start of the interval (ms since the run began) from which the run stayed back
+     *                             ({@value #NEVER}: never, or no trigger)
+     * @param recoveredWithinBound 1 if the verdict is yes, else 0
+     */
+    public record Resilience(double amplification, String recovered, double shareBeforeTrigger, long recoveredAtMillis,
+                             int recoveredWithinBound) {
+    }
+
+    /** {@link Resilience#recoveredAtMillis()} and {@link Resilience#shareBeforeTrigger()} when there is nothing to say: no trigger, or never back. */
     static final long NEVER = -1;
 
     /** No trigger in the scenario: nothing to recover from. */
@@ -81,17 +134,18 @@ public final class ScenarioTable {
             double amplification = offered == 0 ? 0 : run.path("attempts").asLong(run.path("started").asLong()) / (double) offered;
             Optional<Recovery> recovery = recoveryOf(scenario, run.path("timeline"));
             return new Row(scenario, root.path("module").asText(),
-                    run.path("offered").asLong(), completed, run.path("timedOut").asLong(), run.path("failed").asLong(),
-                    run.path("rejected").asLong(), wallNanos == 0 ? 0 : completed * 1e9 / wallNanos,
-                    latency.path("bookP50Millis").asLong(), latency.path("bookP99Millis").asLong(),
-                    latency.path("bookP999Millis").asLong(), run.path("maxOverrunNanos").asLong() / 1e6,
-                    money.path("charges").asLong(), money.path("doubleCharges").asLong(),
-                    money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
-                    money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1),
-                    amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
-                    recovery.filter(r -> !Double.isNaN(r.goodputShareBefore())).map(Recovery::goodputShareBefore).orElse((double) NEVER),
-                    recovery.filter(r -> !Double.isNaN(r.recoveredAtMillis())).map(r -> Math.round(r.recoveredAtMillis())).orElse(NEVER),
-                    recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0);
+                    new Requests(offered, completed, run.path("timedOut").asLong(), run.path("failed").asLong(),
+                            run.path("rejected").asLong()),
+                    new Speed(wallNanos == 0 ? 0 : completed * 1e9 / wallNanos, latency.path("bookP50Millis").asLong(),
+                            latency.path("bookP99Millis").asLong(), latency.path("bookP999Millis").asLong(),
+                            run.path("maxOverrunNanos").asLong() / 1e6),
+                    new Money(money.path("charges").asLong(), money.path("doubleCharges").asLong(),
+                            money.path("chargedButNotPaid").asLong(), money.path("chargedButNotPaidAfterReconcile").asLong(-1),
+                            money.path("paidButNotNotified").asLong(-1), money.path("reservationsLeaked").asLong(-1)),
+                    new Resilience(amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
+                            recovery.map(r -> r.shares().goodputShareBefore()).filter(s -> !Double.isNaN(s)).orElse((double) NEVER),
+                            recovery.map(r -> r.shares().recoveredAtMillis()).filter(t -> !Double.isNaN(t)).map(Math::round).orElse(NEVER),
+                            recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);
         }
@@ -135,10 +189,12 @@ public final class ScenarioTable {
         sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %d | %d | %d | %d | %.1f | %d | %d | %d | %.1f | %s | %d | %d | %d | %s | %s | %s |%n",
-                    r.scenario(), r.module(), r.offered(), r.amplification(), r.completed(), r.timedOut(), r.failed(), r.rejected(),
-                    r.rpsCompleted(), r.p50Millis(), r.p99Millis(), r.p999Millis(), r.maxOverrunMillis(), recovered(r), r.charges(),
-                    r.doubleCharges(), r.chargedNotPaid(), MoneyEvidence.show(r.chargedNotPaidAfterReconcile()),
-                    MoneyEvidence.show(r.paidNotNotified()), MoneyEvidence.show(r.reservationsLeaked())));
+                    r.scenario(), r.module(), r.requests().offered(), r.resilience().amplification(), r.requests().completed(),
+                    r.requests().timedOut(), r.requests().failed(), r.requests().rejected(), r.speed().rpsCompleted(),
+                    r.speed().p50Millis(), r.speed().p99Millis(), r.speed().p999Millis(), r.speed().maxOverrunMillis(),
+                    recovered(r.resilience()), r.money().charges(), r.money().doubleCharges(), r.money().chargedNotPaid(),
+                    MoneyEvidence.show(r.money().chargedNotPaidAfterReconcile()),
+                    MoneyEvidence.show(r.money().paidNotNotified()), MoneyEvidence.show(r.money().reservationsLeaked())));
         }
         sb.append("\namplification = attempts the callers sent / planned requests (1.00: nobody retried); recovered = from a point within ")
                 .append(Scenario.RECOVERY_BOUND.toMillis())
@@ -156,7 +212,7 @@ public final class ScenarioTable {
     }
 
     /** @return the recovered cell: the verdict, with the interval from which the run stayed back */
-    static String recovered(Row r) {
+    static String recovered(Resilience r) {
         boolean judged = r.recovered().equals(Recovery.Verdict.YES.text()) || r.recovered().equals(Recovery.Verdict.NO.text());
         if (r.recoveredAtMillis() == NEVER || !judged) {
             return r.recovered();

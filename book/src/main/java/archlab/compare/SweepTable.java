@@ -2,6 +2,7 @@ package archlab.compare;
 
 import archlab.report.ReportWriter;
 import archlab.report.SweepReport;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,21 +28,38 @@ public record SweepTable(List<Row> rows) {
     public static final String FILE_NAME = "sweeps";
 
     /**
-     * One saved sweep.
+     * One saved sweep. In JSON ({@code sweeps.json}) its parts are unwrapped: the figures lie flat, in the order of
+     * the parts and of their figures.
      *
-     * @param module           the checkpoint swept
-     * @param name             the sweep's report name ({@code sweep-<module>}, {@code sweep-limiter-lifted-<module>})
-     * @param rates            how many rates were swept
-     * @param lowestRate       lowest offered rate, req/s
-     * @param highestRate      highest offered rate, req/s
+     * @param module          the checkpoint swept
+     * @param name            the sweep's report name ({@code sweep-<module>}, {@code sweep-limiter-lifted-<module>})
+     * @param swept           which rates were swept
+     * @param knee            the knee the sweep found
+     * @param reruns          rates run again because the generator fell behind
+     * @param highestCpuShare the JVM's CPU share at the highest rate, 0..1, or negative when unknown
+     */
+    public record Row(String module, String name, @JsonUnwrapped Swept swept, @JsonUnwrapped KneeFound knee,
+                      int reruns, double highestCpuShare) {
+    }
+
+    /**
+     * Which rates a sweep ran.
+     *
+     * @param rates       how many rates were swept
+     * @param lowestRate  lowest offered rate, req/s (0 when none was)
+     * @param highestRate highest offered rate, req/s (0 when none was)
+     */
+    public record Swept(int rates, int lowestRate, int highestRate) {
+    }
+
+    /**
+     * The knee a sweep found.
+     *
      * @param kneeRate         the knee, req/s; {@code null} when no rate qualified
      * @param p99CeilingMicros the knee definition's p99 ceiling, µs
      * @param belowKneeMisses  rates below the knee that did not qualify (noise or a non-monotone curve)
-     * @param reruns           rates run again because the generator fell behind
-     * @param highestCpuShare  the JVM's CPU share at the highest rate, 0..1, or negative when unknown
      */
-    public record Row(String module, String name, int rates, int lowestRate, int highestRate, Integer kneeRate,
-                      long p99CeilingMicros, int belowKneeMisses, int reruns, double highestCpuShare) {
+    public record KneeFound(Integer kneeRate, long p99CeilingMicros, int belowKneeMisses) {
     }
 
     public SweepTable {
@@ -74,11 +92,11 @@ public record SweepTable(List<Row> rows) {
             }
         }
         JsonNode knee = json.path("knee");
-        return new Row(json.path("module").asText("?"), json.path("name").asText("?"), rowsJson.size(),
-                rowsJson.isEmpty() ? 0 : lowest, rowsJson.isEmpty() ? 0 : highest,
-                knee.path("ratePerSecond").isNumber() ? knee.path("ratePerSecond").asInt() : null,
-                knee.path("p99CeilingMicros").asLong(), knee.path("nonMonotone").size(), json.path("reruns").size(),
-                cpuAtHighest);
+        return new Row(json.path("module").asText("?"), json.path("name").asText("?"),
+                new Swept(rowsJson.size(), rowsJson.isEmpty() ? 0 : lowest, rowsJson.isEmpty() ? 0 : highest),
+                new KneeFound(knee.path("ratePerSecond").isNumber() ? knee.path("ratePerSecond").asInt() : null,
+                        knee.path("p99CeilingMicros").asLong(), knee.path("nonMonotone").size()),
+                json.path("reruns").size(), cpuAtHighest);
     }
 
     /** @return the table as Markdown */
@@ -88,8 +106,9 @@ public record SweepTable(List<Row> rows) {
         sb.append("|---|---|---:|---|---:|---:|---:|---:|---:|\n");
         for (Row r : rows) {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %d–%d | %s | %.1f | %d | %d | %s |%n", r.module(), r.name(),
-                    r.rates(), r.lowestRate(), r.highestRate(), r.kneeRate() == null ? "none" : r.kneeRate().toString(),
-                    r.p99CeilingMicros() / 1e3, r.belowKneeMisses(), r.reruns(),
+                    r.swept().rates(), r.swept().lowestRate(), r.swept().highestRate(),
+                    r.knee().kneeRate() == null ? "none" : r.knee().kneeRate().toString(),
+                    r.knee().p99CeilingMicros() / 1e3, r.knee().belowKneeMisses(), r.reruns(),
                     r.highestCpuShare() < 0 ? "n/a" : String.format(Locale.ROOT, "%.0f%%", r.highestCpuShare() * 100)));
         }
         sb.append("\nknee = the highest offered rate with goodput >= 99% of offered and p99 <= 2 x the pay floor;"

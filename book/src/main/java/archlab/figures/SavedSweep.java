@@ -15,16 +15,24 @@ import java.util.List;
  *
  * @param file             the JSON file
  * @param module           the checkpoint swept
+ * @param name             the sweep's report name, e.g. "sweep"
  * @param points           one per offered rate, ascending
- * @param kneeRate         the knee, req/s, or {@code null} when there is none
- * @param p99CeilingMicros the knee definition's p99 ceiling, µs
+ * @param knee             the knee the sweep found, and its definition's ceiling
  * @param payFloorNanos    the checkpoint's pay floor (the sum of the downstream calls a pay waits for), ns; 0 if unknown
  */
-record SavedSweep(Path file, String module, String name, List<Point> points, Integer kneeRate, long p99CeilingMicros,
-                  long payFloorNanos) {
+record SavedSweep(Path file, String module, String name, List<Point> points, Knee knee, long payFloorNanos) {
 
     /** One offered rate: completed per second and p99 (µs). */
     record Point(int rate, double rpsCompleted, long p99Micros) {
+    }
+
+    /**
+     * The knee of a saved sweep.
+     *
+     * @param rate             the knee, req/s, or {@code null} when there is none
+     * @param p99CeilingMicros the knee definition's p99 ceiling, µs
+     */
+    record Knee(Integer rate, long p99CeilingMicros) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -71,7 +79,7 @@ record SavedSweep(Path file, String module, String name, List<Point> points, Int
         points.sort(java.util.Comparator.comparingInt(Point::rate));
         JsonNode knee = root.path("knee");
         Integer kneeRate = knee.path("ratePerSecond").isNumber() ? knee.path("ratePerSecond").asInt() : null;
-        return new SavedSweep(file, root.path("module").asText("?"), root.path("name").asText("sweep"), points, kneeRate,
-                knee.path("p99CeilingMicros").asLong(0), root.path("payFloorNanos").asLong(0));
+        return new SavedSweep(file, root.path("module").asText("?"), root.path("name").asText("sweep"), points,
+                new Knee(kneeRate, knee.path("p99CeilingMicros").asLong(0)), root.path("payFloorNanos").asLong(0));
     }
 }

@@ -32,14 +32,77 @@ record SavedTimeline(Path file, String module, String name, Duration interval, L
                      List<Window> windows) {
 
     /**
-     * One interval: when (s), its phase, goodput and offered per second, p50/p99 (ms), hiccup max and send-lag p99 (ms),
-     * the callers' retries per second (0 for a run whose callers do not retry).
+     * One interval: when (s), its phase, goodput and offered per second, whether any request was answered in it,
+     * p50/p99 (ms), hiccup max and send-lag p99 (ms), the callers' retries per second (0 for a run whose callers do
+     * not retry). Built by {@link #builder()}.
      */
     record Point(String phase, double startSeconds, double lengthSeconds, double goodputPerSecond,
                  double offeredPerSecond, boolean answered, double p50Millis, double p99Millis, double hiccupMaxMillis,
                  double sendLagP99Millis, double retriedPerSecond) {
         double midSeconds() {
             return startSeconds + lengthSeconds / 2;
+        }
+
+        /** @return a builder of an interval where nothing happened: every figure 0, nothing answered */
+        static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link Point} figure by figure (units as the components'); a figure not set is 0. Not thread-safe. */
+        static final class Builder {
+            private String phase;
+            private double startSeconds;
+            private double lengthSeconds;
+            private double goodputPerSecond;
+            private double offeredPerSecond;
+            private boolean answered;
+            private double p50Millis;
+            private double p99Millis;
+            private double hiccupMaxMillis;
+            private double sendLagP99Millis;
+            private double retriedPerSecond;
+
+            private Builder() {
+            }
+
+            /** @see Point#phase() */
+            Builder phase(String p) { phase = p; return this; }
+
+            /** @see Point#startSeconds() */
+            Builder startSeconds(double s) { startSeconds = s; return this; }
+
+            /** @see Point#lengthSeconds() */
+            Builder lengthSeconds(double s) { lengthSeconds = s; return this; }
+
+            /** @see Point#goodputPerSecond() */
+            Builder goodputPerSecond(double perSecond) { goodputPerSecond = perSecond; return this; }
+
+            /** @see Point#offeredPerSecond() */
+            Builder offeredPerSecond(double perSecond) { offeredPerSecond = perSecond; return this; }
+
+            /** @see Point#answered() */
+            Builder answered(boolean any) { answered = any; return this; }
+
+            /** @see Point#p50Millis() */
+            Builder p50Millis(double ms) { p50Millis = ms; return this; }
+
+            /** @see Point#p99Millis() */
+            Builder p99Millis(double ms) { p99Millis = ms; return this; }
+
+            /** @see Point#hiccupMaxMillis() */
+            Builder hiccupMaxMillis(double ms) { hiccupMaxMillis = ms; return this; }
+
+            /** @see Point#sendLagP99Millis() */
+            Builder sendLagP99Millis(double ms) { sendLagP99Millis = ms; return this; }
+
+            /** @see Point#retriedPerSecond() */
+            Builder retriedPerSecond(double perSecond) { retriedPerSecond = perSecond; return this; }
+
+            /** @return the point */
+            Point build() {
+                return new Point(phase, startSeconds, lengthSeconds, goodputPerSecond, offeredPerSecond, answered,
+                        p50Millis, p99Millis, hiccupMaxMillis, sendLagP99Millis, retriedPerSecond);
+            }
         }
     }
 
@@ -77,12 +140,19 @@ record SavedTimeline(Path file, String module, String name, Duration interval, L
                 firstWarmUpSeconds = Math.min(firstWarmUpSeconds, startSeconds);
             }
             long answered = i.path("completed").asLong() + i.path("timedOut").asLong() + i.path("failed").asLong();
-            points.add(new Point(phase, startSeconds, lengthSeconds,
-                    lengthSeconds <= 0 ? 0 : i.path("completed").asLong() / lengthSeconds,
-                    lengthSeconds <= 0 ? 0 : i.path("offered").asLong() / lengthSeconds, answered > 0,
-                    i.path("p50Micros").asLong() / 1e3, i.path("p99Micros").asLong() / 1e3,
-                    i.path("hiccupMaxMicros").asLong() / 1e3, i.path("sendLagP99Micros").asLong() / 1e3,
-                    lengthSeconds <= 0 ? 0 : i.path("retried").asLong() / lengthSeconds));
+            points.add(Point.builder()
+                    .phase(phase)
+                    .startSeconds(startSeconds)
+                    .lengthSeconds(lengthSeconds)
+                    .goodputPerSecond(lengthSeconds <= 0 ? 0 : i.path("completed").asLong() / lengthSeconds)
+                    .offeredPerSecond(lengthSeconds <= 0 ? 0 : i.path("offered").asLong() / lengthSeconds)
+                    .answered(answered > 0)
+                    .p50Millis(i.path("p50Micros").asLong() / 1e3)
+                    .p99Millis(i.path("p99Micros").asLong() / 1e3)
+                    .hiccupMaxMillis(i.path("hiccupMaxMicros").asLong() / 1e3)
+                    .sendLagP99Millis(i.path("sendLagP99Micros").asLong() / 1e3)
+                    .retriedPerSecond(lengthSeconds <= 0 ? 0 : i.path("retried").asLong() / lengthSeconds)
+                    .build());
         }
         return new SavedTimeline(file, root.path("module").asText(), root.path("name").asText(), interval,
                 List.copyOf(points), windows(root, firstWarmUpSeconds));

@@ -57,12 +57,12 @@ public final class ScenarioChart {
 
     /** @return goodput of a row, %: completed / offered (0 when nothing was offered) */
     static double goodputPercent(ScenarioTable.Row r) {
-        return r.offered() == 0 ? 0 : 100.0 * r.completed() / r.offered();
+        return r.requests().offered() == 0 ? 0 : 100.0 * r.requests().completed() / r.requests().offered();
     }
 
     /** @return money lost in a row: charged-not-PAID orders plus double charges (a negative, unmeasured figure counts 0) */
     static double moneyLost(ScenarioTable.Row r) {
-        return Math.max(0, r.chargedNotPaid()) + Math.max(0, r.doubleCharges());
+        return Math.max(0, r.money().chargedNotPaid()) + Math.max(0, r.money().doubleCharges());
     }
 
     /**

@@ -129,8 +129,8 @@ public final class SweepChart {
             double[] ys = s.points().stream().mapToDouble(p -> Math.max(0.001, p.p99Micros() / 1e3)).toArray();
             line(chart, name(s, "p99"), xs, ys, color);
             knee(chart, s, color, p -> Math.max(0.001, p.p99Micros() / 1e3));
-            if (s.p99CeilingMicros() > 0) {
-                ceilings.add(s.p99CeilingMicros());
+            if (s.knee().p99CeilingMicros() > 0) {
+                ceilings.add(s.knee().p99CeilingMicros());
             }
         }
         double lowest = ceilings.isEmpty() ? minMs : Math.min(minMs, ceilings.first() / 1e3);
@@ -149,7 +149,7 @@ public final class SweepChart {
             // one label for every ceiling, above the highest: two labels a few ms apart on a log axis overlap
             List<String> parts = new ArrayList<>();
             for (long c : ceilings.descendingSet()) {
-                List<String> whose = sweeps.stream().filter(s -> s.p99CeilingMicros() == c).map(s -> s.module().replaceFirst("^(ch\\d+-\\d+)-.*", "$1"))
+                List<String> whose = sweeps.stream().filter(s -> s.knee().p99CeilingMicros() == c).map(s -> s.module().replaceFirst("^(ch\\d+-\\d+)-.*", "$1"))
                         .distinct().toList();
                 parts.add(String.format(Locale.ROOT, "%.0f ms (%s)", c / 1e3, String.join(", ", whose)));
             }
@@ -188,13 +188,13 @@ public final class SweepChart {
 
     /** @return the checkpoint's legend name: module, what is drawn, and its knee */
     private static String name(SavedSweep s, String what) {
-        return s.label() + " " + what + (s.kneeRate() == null ? " (no knee)" : " (knee " + s.kneeRate() + " req/s)");
+        return s.label() + " " + what + (s.knee().rate() == null ? " (no knee)" : " (knee " + s.knee().rate() + " req/s)");
     }
 
     /** @return the point of {@code s} at its knee, if it has one */
     private static Optional<SavedSweep.Point> kneePoint(SavedSweep s) {
-        return s.kneeRate() == null ? Optional.empty()
-                : s.points().stream().filter(p -> p.rate() == s.kneeRate()).findFirst();
+        return s.knee().rate() == null ? Optional.empty()
+                : s.points().stream().filter(p -> p.rate() == s.knee().rate()).findFirst();
     }
 
     /** Marks the knee with a diamond on the checkpoint's line; nothing when there is no knee. */

@@ -43,15 +43,15 @@ class ScenarioTableTest {
         Path down = Files.writeString(dir.resolve("b.json"), report("retry-storm", 5_000, dipUntil(30)));
 
         ScenarioTable.Row r = ScenarioTable.read(back);
-        assertThat(r.amplification()).isEqualTo(2.0);
-        assertThat(r.recovered()).isEqualTo("yes");
-        assertThat(r.recoveredAtMillis()).isEqualTo(2_100);
-        assertThat(r.shareBeforeTrigger()).isEqualTo(1.0);
-        assertThat(r.recoveredWithinBound()).isEqualTo(1);
+        assertThat(r.resilience().amplification()).isEqualTo(2.0);
+        assertThat(r.resilience().recovered()).isEqualTo("yes");
+        assertThat(r.resilience().recoveredAtMillis()).isEqualTo(2_100);
+        assertThat(r.resilience().shareBeforeTrigger()).isEqualTo(1.0);
+        assertThat(r.resilience().recoveredWithinBound()).isEqualTo(1);
         ScenarioTable.Row d = ScenarioTable.read(down);
-        assertThat(d.recovered()).isEqualTo("no");
-        assertThat(d.recoveredAtMillis()).isEqualTo(ScenarioTable.NEVER);
-        assertThat(d.recoveredWithinBound()).isZero();
+        assertThat(d.resilience().recovered()).isEqualTo("no");
+        assertThat(d.resilience().recoveredAtMillis()).isEqualTo(ScenarioTable.NEVER);
+        assertThat(d.resilience().recoveredWithinBound()).isZero();
         assertThat(ScenarioTable.markdown(List.of(r, d))).contains("| 2.00 |", "| yes (back from 2.1 s) |", "| no |");
     }
 
@@ -59,8 +59,8 @@ class ScenarioTableTest {
     @DisplayName("a scenario without a trigger reads '-'; a report saved before attempts were counted reads amplification 1.00")
     void noTriggerAndOldReports(@TempDir Path dir) throws Exception {
         ScenarioTable.Row r = ScenarioTable.read(Files.writeString(dir.resolve("n.json"), report("normal", -1, dipUntil(0))));
-        assertThat(r.amplification()).isEqualTo(1.0);
-        assertThat(r.recovered()).isEqualTo(ScenarioTable.NO_TRIGGER);
-        assertThat(r.recoveredWithinBound()).isZero();
+        assertThat(r.resilience().amplification()).isEqualTo(1.0);
+        assertThat(r.resilience().recovered()).isEqualTo(ScenarioTable.NO_TRIGGER);
+        assertThat(r.resilience().recoveredWithinBound()).isZero();
     }
 }

@@ -25,6 +25,6 @@ class SweepTableOfSessionTest {
         Path md = table.write(ThisSession.rootReports());
         System.out.print(table.markdown());
         System.out.println("sweep table: " + md + " (+ .json)");
-        table.rows().forEach(r -> assertThat(r.rates()).as(r.module() + "/" + r.name() + " rates swept").isPositive());
+        table.rows().forEach(r -> assertThat(r.swept().rates()).as(r.module() + "/" + r.name() + " rates swept").isPositive());
     }
 }

@@ -23,7 +23,10 @@ class FiguresTest {
         Samples.runReport(results.resolve("ch12-1-baseline/target/reports/baseline.json"), "ch12-1-baseline", "baseline",
                 Map.of("pay", Samples.latencies(300, 190, 230, 1), "get", Samples.latencies(300, 180, 220, 2)));
         ScenarioTable.write(results.resolve("target/reports"), List.of(new ScenarioTable.Row("normal", "ch12-1-baseline",
-                4_500, 3_300, 1_200, 0, 0, 1_100, 200, 210, 220, 20, 200, 0, 84, -1, -1, -1, 1.0, "-", -1, -1, 0)));
+                new ScenarioTable.Requests(4_500, 3_300, 1_200, 0, 0),
+                new ScenarioTable.Speed(1_100, 200, 210, 220, 20),
+                new ScenarioTable.Money(200, 0, 84, -1, -1, -1),
+                new ScenarioTable.Resilience(1.0, "-", -1, -1, 0))));
         Files.writeString(results.resolve("notes.json"), "{\"something\": \"else\"}");
         List<String> out = new ArrayList<>();
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import archlab.compare.ScenarioTable;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 class ScenarioChartTest {
 
     private static ScenarioTable.Row row(String scenario, String module, long completed, long chargedNotPaid, long doubleCharges) {
-        return new ScenarioTable.Row(scenario, module, 4_500, completed, 4_500 - completed, 0, 0, completed / 3.0,
-                200, 210, 220, 12.5, 200, doubleCharges, chargedNotPaid, -1, -1, -1, 1.0, "-", -1, -1, 0);
+        return new ScenarioTable.Row(scenario, module,
+                new ScenarioTable.Requests(4_500, completed, 4_500 - completed, 0, 0),
+                new ScenarioTable.Speed(completed / 3.0, 200, 210, 220, 12.5),
+                new ScenarioTable.Money(200, doubleCharges, chargedNotPaid, -1, -1, -1),
+                new ScenarioTable.Resilience(1.0, "-", -1, -1, 0));
     }
 
     @Test
@@ -39,5 +45,23 @@ class ScenarioChartTest {
         ScenarioTable.write(dir, rows);
         Path png = ScenarioChart.render(dir.resolve("scenarios.json"), dir.resolve("out/scenarios.png"));
         Pngs.assertPng(png, ScenarioChart.WIDTH, 2 * ScenarioChart.PANEL_HEIGHT);
+    }
+
+    @Test
+    @DisplayName("scenarios.json written today has the saved table's fields in the saved order, and reads back to the rows written")
+    void savedShapeAndRoundTrip(@TempDir Path dir) throws IOException {
+        Path saved = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().resolve("results/scenarios.json");
+        List<ScenarioTable.Row> rows = List.of(row("normal", "m", 4_000, 3, 1), row("slow-downstream", "m", 3_000, 0, 0));
+        ScenarioTable.write(dir, rows);
+        ObjectMapper json = new ObjectMapper();
+        assertThat(fieldNames(json.readTree(dir.resolve("scenarios.json").toFile()).get(0)))
+                .containsExactlyElementsOf(fieldNames(json.readTree(saved.toFile()).get(0)));
+        assertThat(ScenarioChart.read(dir.resolve("scenarios.json"))).isEqualTo(rows);
+    }
+
+    private static List<String> fieldNames(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 }

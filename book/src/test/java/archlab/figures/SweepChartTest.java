@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The sweep chart, rendered from hand-made sweep reports written the way CapacitySweep writes them. */
 class SweepChartTest {
 
-    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+    private static final Environment ENV =
+            new Environment(new Environment.Machine("25", "test", 2, "Linux", 2048), "2026-01-01T00:00:00Z", "s");
 
     /** A sweep whose service keeps up to {@code capacity} req/s, then completes only that many with a high p99. */
     private static Path sweep(Path file, String module, int capacity) {
@@ -30,12 +31,13 @@ class SweepChartTest {
             long offered = rate * 3L;
             long completed = Math.min(offered, capacity * 3L);
             long p99 = rate <= capacity ? 9_000 : 190_000;
-            rows.add(new SweepRow(rate, offered, completed, offered - completed, 0, 0, 0, 0,
-                    (double) completed / offered, completed / 3.0, p99 / 2, p99, 200, 0.3, 50));
+            rows.add(SweepRow.builder().ratePerSecond(rate).offered(offered).completed(completed)
+                    .timedOut(offered - completed).goodput((double) completed / offered).rpsCompleted(completed / 3.0)
+                    .p50Micros(p99 / 2).p99Micros(p99).sendLagP99Micros(200).cpuShare(0.3).hiccupP99Micros(50).build());
         }
         Knee knee = Knee.find(rows, 8_000_000L);
-        ReportWriter.writeJson(file, new SweepReport(SweepReport.KIND, module, name, ENV, "test", 8_000_000L, rows,
-                knee, List.of(), List.of()));
+        ReportWriter.writeJson(file, SweepReport.builder().module(module).name(name).environment(ENV).settings("test")
+                .payFloorNanos(8_000_000L).rows(rows).knee(knee).build());
         return file;
     }
 
@@ -44,8 +46,8 @@ class SweepChartTest {
     void twoCheckpoints(@TempDir Path dir) {
         Path a = sweep(dir.resolve("sweep-a.json"), "ch12-1-baseline", 100);
         Path b = sweep(dir.resolve("sweep-b.json"), "ch12-2-cache-outbox-ratelimit", 2000);
-        assertThat(SavedSweep.read(a).kneeRate()).isNull();
-        assertThat(SavedSweep.read(b).kneeRate()).isEqualTo(2000);
+        assertThat(SavedSweep.read(a).knee().rate()).isNull();
+        assertThat(SavedSweep.read(b).knee().rate()).isEqualTo(2000);
         Path png = SweepChart.render(List.of(a, b), dir.resolve("sweep.png"));
         Pngs.assertPng(png, SweepChart.WIDTH, 2 * SweepChart.PANEL_HEIGHT);
     }

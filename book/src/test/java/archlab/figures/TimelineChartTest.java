@@ -7,6 +7,9 @@ import archlab.downstream.DownstreamCounts;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import archlab.report.Environment;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The timeline chart of one saved run, from a hand-made report written by ReportWriter: every figure chosen. */
 class TimelineChartTest {
 
-    private static final Environment ENV = new Environment("25", "test", 2, "Linux", 2048, "2026-01-01T00:00:00Z", "s");
+    private static final Environment ENV =
+            new Environment(new Environment.Machine("25", "test", 2, "Linux", 2048), "2026-01-01T00:00:00Z", "s");
 
     /**
      * A slow-downstream run: a JIT warm-up long before, a 0.5 s runner warm-up, then 3 s whose pays stall from 1.0 to
@@ -36,26 +40,39 @@ class TimelineChartTest {
     static Path report(Path dir) {
         List<Interval> intervals = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
-            intervals.add(new Interval(Interval.JIT_WARMUP, -6_000 + i * 100, 100, 150, 150, 140, 10, 0, 0, 0, 9_000, 80_000, 90_000, 2_000, 12_000));
+            intervals.add(Interval.builder().phase(Interval.JIT_WARMUP).startMillis(-6_000 + i * 100).lengthMillis(100)
+                    .offered(150).started(150).completed(140).timedOut(10).latencyMicros(9_000, 80_000, 90_000)
+                    .sendLagP99Micros(2_000).hiccupMaxMicros(12_000).build());
         }
         for (int i = 0; i < 5; i++) {
-            intervals.add(new Interval(Interval.WARMUP, -500 + i * 100, 100, 150, 150, 150, 0, 0, 0, 0, 4_000, 9_000, 9_500, 100, 300));
+            intervals.add(Interval.builder().phase(Interval.WARMUP).startMillis(-500 + i * 100).lengthMillis(100)
+                    .offered(150).started(150).completed(150).latencyMicros(4_000, 9_000, 9_500).sendLagP99Micros(100)
+                    .hiccupMaxMicros(300).build());
         }
         for (int i = 0; i < 30; i++) {
             boolean stalled = i >= 5 && i < 10;
-            intervals.add(new Interval(Interval.RUN, i * 100, 100, 150, 150, stalled ? 40 : 150, stalled ? 110 : 0, 0, 0, 0,
-                    stalled ? 150_000 : 4_000, stalled ? 200_000 : 9_000, stalled ? 201_000 : 9_500, 80, i == 20 ? 7_000 : 250));
+            intervals.add(Interval.builder().phase(Interval.RUN).startMillis(i * 100).lengthMillis(100).offered(150)
+                    .started(150).completed(stalled ? 40 : 150).timedOut(stalled ? 110 : 0)
+                    .latencyMicros(stalled ? 150_000 : 4_000, stalled ? 200_000 : 9_000, stalled ? 201_000 : 9_500)
+                    .sendLagP99Micros(80).hiccupMaxMicros(i == 20 ? 7_000 : 250).build());
         }
         RunTimeline timeline = new RunTimeline(Duration.ofMillis(100), Duration.ofMillis(1), intervals, 0, 0, List.of());
         LatencyHistogram h = new LatencyHistogram();
         h.record(9_000_000L);
         LoadSpec spec = LoadSpec.book().withWarmup(Duration.ofMillis(500));
-        RunResult run = new RunResult(spec, 4_500, 4_500, 0, 4_000, 500, 0, 0, 0, 0, 3_000_000_000L, h.summary(), Map.of(),
-                h.summary(), Map.of(), 0, List.of(), 0, 750, timeline, new HiccupSummary(1_000, 3_000, 50, 200, 300, 7_000, 7_000));
-        RunReport r = new RunReport("ch12-3-fault-scenarios", "scenario-slow-downstream", ENV, run,
-                new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0), new MoneyEvidence(0, 0, 0, 0, 0),
-                List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
-                        + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")), null, null, null);
+        RunResult run = RunResult.builder().spec(spec).requests(new Requests(4_500, 4_500, 0))
+                .outcomes(new Outcomes(4_000, 500, 0, 0, 0)).wallNanos(3_000_000_000L)
+                .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(750)
+                .timeline(timeline).hiccups(HiccupSummary.builder().periodMicros(1_000).samples(3_000).p50Micros(50)
+                        .p90Micros(200).p99Micros(300).p999Micros(7_000).maxMicros(7_000).build())
+                .build();
+        RunReport r = RunReport.builder().module("ch12-3-fault-scenarios").name("scenario-slow-downstream")
+                .environment(ENV).run(run)
+                .downstream(DownstreamCounts.builder().build())
+                .money(new MoneyEvidence(0, 0, 0, 0, 0))
+                .extra(List.of(new ReportLine("scenario", "slow-downstream: latency inventory=2ms payment=40ms notify=2ms;"
+                        + " payment tail 2.0% of calls at 1000ms; payment stalls 1.0s-1.5s; seed=123")))
+                .build();
         ReportWriter.write(dir, r);
         return dir.resolve("scenario-slow-downstream.json");
     }

@@ -18,37 +18,53 @@ import java.util.function.ToLongFunction;
  * <p>The trap it avoids: counting where it should name. "3 orders not notified" sends the reader to a debugger; the
  * order ids, next to the seed that replays the run, send them to the order.
  *
- * @param paidOrders             orders PAID in the order table
- * @param doubleCharges          charges beyond the first per order
- * @param chargedNotPaid         orders charged (not refunded) that are not PAID, after reconcile
- * @param reconcilePending       orders the reconciler still held when it stopped (0 for a checkpoint without one)
- * @param notNotifiedOnce        orders whose notification is wrong: PAID and notified other than once (unless
- *                               excused, below), or notified without being PAID; each with what was wrong
- * @param parked                 PAID orders whose notification the outbox parked: a promise given up on
- * @param heldWhileNotifierDown  PAID orders not notified yet, excused: their notification is pending or in flight in
- *                               the outbox and the notifier is still down at the end of the check
- * @param reservationsLeaked     units reserved beyond what the PAID orders hold (negative: more released than reserved)
- * @param maxOverrunNanos        the largest time a caller was answered past its deadline, ns
- * @param unfinished             requests never answered
- * @param sendLagMaxNanos        the generator's worst lateness, ns: how far the machine itself fell behind
+ * @param money              what the orders were charged and whether they were paid
+ * @param delivery           whether every PAID order was notified exactly once
+ * @param reservationsLeaked units reserved beyond what the PAID orders hold (negative: more released than reserved)
+ * @param deadlines          whether callers were answered by their deadlines, and whether the machine kept up
  */
-public record ChaosEvidence(
-        long paidOrders,
-        long doubleCharges,
-        List<String> chargedNotPaid,
-        int reconcilePending,
-        List<String> notNotifiedOnce,
-        List<String> parked,
-        long heldWhileNotifierDown,
-        long reservationsLeaked,
-        long maxOverrunNanos,
-        long unfinished,
-        long sendLagMaxNanos) {
+public record ChaosEvidence(Money money, Delivery delivery, long reservationsLeaked, Deadlines deadlines) {
 
-    public ChaosEvidence {
-        chargedNotPaid = List.copyOf(chargedNotPaid);
-        notNotifiedOnce = List.copyOf(notNotifiedOnce);
-        parked = List.copyOf(parked);
+    /**
+     * What the orders were charged, after reconcile.
+     *
+     * @param paidOrders       orders PAID in the order table
+     * @param doubleCharges    charges beyond the first per order
+     * @param chargedNotPaid   orders charged (not refunded) that are not PAID, after reconcile
+     * @param reconcilePending orders the reconciler still held when it stopped (0 for a checkpoint without one)
+     */
+    public record Money(long paidOrders, long doubleCharges, List<String> chargedNotPaid, int reconcilePending) {
+
+        public Money {
+            chargedNotPaid = List.copyOf(chargedNotPaid);
+        }
+    }
+
+    /**
+     * Whether every PAID order was notified exactly once.
+     *
+     * @param notNotifiedOnce       orders whose notification is wrong: PAID and notified other than once (unless
+     *                              excused, below), or notified without being PAID; each with what was wrong
+     * @param parked                PAID orders whose notification the outbox parked: a promise given up on
+     * @param heldWhileNotifierDown PAID orders not notified yet, excused: their notification is pending or in flight in
+     *                              the outbox and the notifier is still down at the end of the check
+     */
+    public record Delivery(List<String> notNotifiedOnce, List<String> parked, long heldWhileNotifierDown) {
+
+        public Delivery {
+            notNotifiedOnce = List.copyOf(notNotifiedOnce);
+            parked = List.copyOf(parked);
+        }
+    }
+
+    /**
+     * Whether callers were answered by their deadlines, and whether the generator kept up to judge it.
+     *
+     * @param maxOverrunNanos the largest time a caller was answered past its deadline, ns
+     * @param unfinished      requests never answered
+     * @param sendLagMaxNanos the generator's worst lateness, ns: how far the machine itself fell behind
+     */
+    public record Deadlines(long maxOverrunNanos, long unfinished, long sendLagMaxNanos) {
     }
 
     /**
@@ -91,8 +107,11 @@ public record ChaosEvidence(
                 wrong.add(id + " PAID, notified " + notified + "x" + (heldOrderIds.contains(id) ? ", held in the outbox" : ""));
             }
         }
-        return new ChaosEvidence(paid, downstream.ledger().doubleCharges(), downstream.ledger().ordersChargedButNot(isPaid),
-                reconcilePending, wrong, parked, held, downstream.inventory().totalReservedUnits() - paidUnits,
-                run.maxOverrunNanos(), run.unfinished(), Math.round(run.sendLag().maxMicros() * 1_000));
+        return new ChaosEvidence(
+                new Money(paid, downstream.ledger().doubleCharges(), downstream.ledger().ordersChargedButNot(isPaid),
+                        reconcilePending),
+                new Delivery(wrong, parked, held),
+                downstream.inventory().totalReservedUnits() - paidUnits,
+                new Deadlines(run.maxOverrunNanos(), run.unfinished(), Math.round(run.sendLag().maxMicros() * 1_000)));
     }
 }

@@ -42,28 +42,31 @@ public record ChaosVerdict(long seed, Scenario mix, ChaosEvidence evidence, Map<
      */
     public static ChaosVerdict judge(long seed, Scenario mix, ChaosEvidence e, Duration overrunBound) {
         Map<Invariant, String> v = new EnumMap<>(Invariant.class);
-        if (e.doubleCharges() > 0) {
-            v.put(Invariant.DOUBLE_CHARGE, e.doubleCharges() + " charges beyond an order's first");
+        ChaosEvidence.Money money = e.money();
+        ChaosEvidence.Delivery delivery = e.delivery();
+        ChaosEvidence.Deadlines deadlines = e.deadlines();
+        if (money.doubleCharges() > 0) {
+            v.put(Invariant.DOUBLE_CHARGE, money.doubleCharges() + " charges beyond an order's first");
         }
-        if (!e.chargedNotPaid().isEmpty() || e.reconcilePending() > 0) {
-            v.put(Invariant.CHARGED_NOT_PAID, e.chargedNotPaid().size() + " orders charged but not PAID once the run settled "
-                    + named(e.chargedNotPaid()) + (e.reconcilePending() > 0 ? "; the reconciler still holds " + e.reconcilePending() : ""));
+        if (!money.chargedNotPaid().isEmpty() || money.reconcilePending() > 0) {
+            v.put(Invariant.CHARGED_NOT_PAID, money.chargedNotPaid().size() + " orders charged but not PAID once the run settled "
+                    + named(money.chargedNotPaid()) + (money.reconcilePending() > 0 ? "; the reconciler still holds " + money.reconcilePending() : ""));
         }
-        if (!e.notNotifiedOnce().isEmpty() || !e.parked().isEmpty()) {
-            v.put(Invariant.PAID_NOTIFIED_ONCE, (e.parked().isEmpty() ? "" : e.parked().size() + " PAID orders' notifications parked "
-                    + named(e.parked()) + (e.notNotifiedOnce().isEmpty() ? "" : "; ")) + (e.notNotifiedOnce().isEmpty() ? ""
-                    : e.notNotifiedOnce().size() + " orders not notified exactly once " + named(e.notNotifiedOnce())));
+        if (!delivery.notNotifiedOnce().isEmpty() || !delivery.parked().isEmpty()) {
+            v.put(Invariant.PAID_NOTIFIED_ONCE, (delivery.parked().isEmpty() ? "" : delivery.parked().size() + " PAID orders' notifications parked "
+                    + named(delivery.parked()) + (delivery.notNotifiedOnce().isEmpty() ? "" : "; ")) + (delivery.notNotifiedOnce().isEmpty() ? ""
+                    : delivery.notNotifiedOnce().size() + " orders not notified exactly once " + named(delivery.notNotifiedOnce())));
         }
         if (e.reservationsLeaked() != 0) {
             v.put(Invariant.RESERVATION_LEAKED, e.reservationsLeaked() + " units reserved beyond what the PAID orders hold");
         }
         long bound = overrunBound.toNanos();
-        boolean judged = e.unfinished() > 0 || e.sendLagMaxNanos() <= bound;
-        if (e.unfinished() > 0) {
-            v.put(Invariant.DEADLINE_KEPT, e.unfinished() + " callers never answered");
-        } else if (judged && e.maxOverrunNanos() > bound) {
+        boolean judged = deadlines.unfinished() > 0 || deadlines.sendLagMaxNanos() <= bound;
+        if (deadlines.unfinished() > 0) {
+            v.put(Invariant.DEADLINE_KEPT, deadlines.unfinished() + " callers never answered");
+        } else if (judged && deadlines.maxOverrunNanos() > bound) {
             v.put(Invariant.DEADLINE_KEPT, String.format(Locale.ROOT, "a caller answered %.1f ms past its deadline (bound %d ms)",
-                    e.maxOverrunNanos() / 1e6, overrunBound.toMillis()));
+                    deadlines.maxOverrunNanos() / 1e6, overrunBound.toMillis()));
         }
         return new ChaosVerdict(seed, mix, e, v, judged);
     }

@@ -5,6 +5,7 @@ import archlab.request.Deadline;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
 import archlab.request.RequestContext;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -63,26 +64,44 @@ public final class ConnectionPool {
     }
 
     /**
-     * What a pool did over a run.
+     * What a pool did over a run. JSON: its parts are unwrapped, their figures lie between {@code settings} and
+     * {@code waits}.
      *
-     * @param settings       its settings
-     * @param acquired       connections handed out
-     * @param waited         of those, handed out after a wait (none was free)
-     * @param waitTimeouts   callers that gave up waiting (nothing sent)
-     * @param inUseMax       the most connections in use at once: the high-water mark
-     * @param waitingMax     the most callers waiting at once
-     * @param waits          how long callers waited, handed a connection or not (a free connection: 0)
+     * @param settings     its settings
+     * @param acquisitions what callers asked of it and got
+     * @param highWater    the most it held at once
+     * @param waits        how long callers waited, handed a connection or not (a free connection: 0)
      */
-    public record Snapshot(Settings settings, long acquired, long waited, long waitTimeouts, int inUseMax,
-                           int waitingMax, LatencySummary waits) {
+    public record Snapshot(Settings settings, @JsonUnwrapped Acquisitions acquisitions,
+                           @JsonUnwrapped HighWater highWater, LatencySummary waits) {
 
         /** @return one report line: {@code payment_pool max=4 … in_use_max=4 waiting_max=80 wait_p99_ms=…} */
         public String reportLine(String name) {
             return String.format(Locale.ROOT,
                     "%s_pool %s acquired=%d waited=%d wait_timeouts=%d in_use_max=%d waiting_max=%d wait_p50_ms=%.3f wait_p99_ms=%.3f wait_max_ms=%.3f",
-                    name, settings.describe(), acquired, waited, waitTimeouts, inUseMax, waitingMax,
+                    name, settings.describe(), acquisitions.acquired(), acquisitions.waited(),
+                    acquisitions.waitTimeouts(), highWater.inUseMax(), highWater.waitingMax(),
                     waits.p50Micros() / 1e3, waits.p99Micros() / 1e3, waits.maxMicros() / 1e3);
         }
+    }
+
+    /**
+     * What callers asked of a pool and got.
+     *
+     * @param acquired     connections handed out
+     * @param waited       of those, handed out after a wait (none was free)
+     * @param waitTimeouts callers that gave up waiting (nothing sent)
+     */
+    public record Acquisitions(long acquired, long waited, long waitTimeouts) {
+    }
+
+    /**
+     * The most a pool held at once.
+     *
+     * @param inUseMax   the most connections in use at once
+     * @param waitingMax the most callers waiting at once
+     */
+    public record HighWater(int inUseMax, int waitingMax) {
     }
 
     private final String name;
@@ -172,7 +191,7 @@ public final class ConnectionPool {
 
     /** @return what this pool did so far */
     public Snapshot snapshot() {
-        return new Snapshot(settings, acquired.sum(), waited.sum(), waitTimeouts.sum(), (int) inUseMax.get(),
-                (int) waitingMax.get(), waitNanos.summary());
+        return new Snapshot(settings, new Acquisitions(acquired.sum(), waited.sum(), waitTimeouts.sum()),
+                new HighWater((int) inUseMax.get(), (int) waitingMax.get()), waitNanos.summary());
     }
 }

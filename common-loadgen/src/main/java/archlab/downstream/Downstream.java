@@ -46,11 +46,18 @@ public record Downstream(InventoryStub inventory, PaymentsStub payments, Notifie
         StubCounters paymentCounters = payments.counters();
         StubCounters notifyCounters = notifier.counters();
         PaymentLedger ledger = payments.ledger();
-        return new DownstreamCounts(
-                inventoryCounters.calls(), paymentCounters.calls(), notifyCounters.calls(),
-                inventoryCounters.injectedErrors() + paymentCounters.injectedErrors() + notifyCounters.injectedErrors(),
-                inventoryCounters.timeouts() + paymentCounters.timeouts() + notifyCounters.timeouts(),
-                ledger.charges(), ledger.doubleCharges(), ledger.replays(), notifier.redeliveries(),
-                payments.pool().map(ConnectionPool::snapshot).orElse(null));
+        return DownstreamCounts.builder()
+                .inventoryCalls(inventoryCounters.calls())
+                .paymentCalls(paymentCounters.calls())
+                .notifyCalls(notifyCounters.calls())
+                .injectedErrors(inventoryCounters.injectedErrors() + paymentCounters.injectedErrors()
+                        + notifyCounters.injectedErrors())
+                .timeouts(inventoryCounters.timeouts() + paymentCounters.timeouts() + notifyCounters.timeouts())
+                .charges(ledger.charges())
+                .doubleCharges(ledger.doubleCharges())
+                .replays(ledger.replays())
+                .redeliveries(notifier.redeliveries())
+                .paymentPool(payments.pool().map(ConnectionPool::snapshot).orElse(null))
+                .build();
     }
 }

@@ -1,7 +1,7 @@
 package archlab.downstream;
 
 /**
- * A snapshot of what the three stubs of a run did, for the report.
+ * A snapshot of what the three stubs of a run did, for the report. Built by {@link #builder()}.
  *
  * @param inventoryCalls  inventory calls (reserve and release)
  * @param paymentCalls    payment calls
@@ -26,11 +26,9 @@ public record DownstreamCounts(
         long redeliveries,
         ConnectionPool.Snapshot paymentPool) {
 
-    /** Counts of stubs with no pool in front. */
-    public DownstreamCounts(long inventoryCalls, long paymentCalls, long notifyCalls, long injectedErrors, long timeouts,
-                            long charges, long doubleCharges, long replays, long redeliveries) {
-        this(inventoryCalls, paymentCalls, notifyCalls, injectedErrors, timeouts, charges, doubleCharges, replays,
-                redeliveries, null);
+    /** @return a builder of counts of stubs that did nothing: every count 0, no pool in front of the payment stub */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /**
@@ -41,5 +39,58 @@ public record DownstreamCounts(
         return "downstream inventory=" + inventoryCalls + " payment=" + paymentCalls + " notify=" + notifyCalls
                 + " errors=" + injectedErrors + " timeouts=" + timeouts + " charges=" + charges
                 + " double_charges=" + doubleCharges + " replays=" + replays + " redeliveries=" + redeliveries;
+    }
+
+    /** Builds {@link DownstreamCounts} count by count; a count not set is 0, the pool null. Not thread-safe. */
+    public static final class Builder {
+        private long inventoryCalls;
+        private long paymentCalls;
+        private long notifyCalls;
+        private long injectedErrors;
+        private long timeouts;
+        private long charges;
+        private long doubleCharges;
+        private long replays;
+        private long redeliveries;
+        private ConnectionPool.Snapshot paymentPool;
+
+        private Builder() {
+        }
+
+        /** @see DownstreamCounts#inventoryCalls() */
+        public Builder inventoryCalls(long n) { inventoryCalls = n; return this; }
+
+        /** @see DownstreamCounts#paymentCalls() */
+        public Builder paymentCalls(long n) { paymentCalls = n; return this; }
+
+        /** @see DownstreamCounts#notifyCalls() */
+        public Builder notifyCalls(long n) { notifyCalls = n; return this; }
+
+        /** @see DownstreamCounts#injectedErrors() */
+        public Builder injectedErrors(long n) { injectedErrors = n; return this; }
+
+        /** @see DownstreamCounts#timeouts() */
+        public Builder timeouts(long n) { timeouts = n; return this; }
+
+        /** @see DownstreamCounts#charges() */
+        public Builder charges(long n) { charges = n; return this; }
+
+        /** @see DownstreamCounts#doubleCharges() */
+        public Builder doubleCharges(long n) { doubleCharges = n; return this; }
+
+        /** @see DownstreamCounts#replays() */
+        public Builder replays(long n) { replays = n; return this; }
+
+        /** @see DownstreamCounts#redeliveries() */
+        public Builder redeliveries(long n) { redeliveries = n; return this; }
+
+        /** @see DownstreamCounts#paymentPool() */
+        public Builder paymentPool(ConnectionPool.Snapshot pool) { paymentPool = pool; return this; }
+
+        /** @return the DownstreamCounts */
+        public DownstreamCounts build() {
+            return new DownstreamCounts(inventoryCalls, paymentCalls, notifyCalls, injectedErrors, timeouts, charges,
+                    doubleCharges, replays, redeliveries, paymentPool);
+        }
     }
 }

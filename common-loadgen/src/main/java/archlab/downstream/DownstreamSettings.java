@@ -7,7 +7,8 @@ import java.time.Duration;
  * fault decisions; each fault kind gets its own stream of it ({@link ErrorInjection#forStream}), so
  * different kinds fail unrelated calls, and the same calls fail on every run with the same seed.
  *
- * <p>Immutable; change a copy with the {@code with...} methods:
+ * <p>Immutable; change a copy with the {@code with...} methods, or build one setting by setting with
+ * {@link #builder()}:
  * <pre>{@code
  * DownstreamSettings.BOOK.withPaymentLostReplyRate(0.01).withSeed(7)
  * }</pre>
@@ -34,19 +35,26 @@ public record DownstreamSettings(
     /** The seed of {@link #BOOK} and {@link #INSTANT}. */
     public static final long DEFAULT_SEED = 42L;
 
-    /** The book's stubs: inventory 2 ms, payment 4 ms, notify 2 ms, no faults. */
-    public static final DownstreamSettings BOOK = new DownstreamSettings(
-            Duration.ofMillis(2), Duration.ofMillis(4), Duration.ofMillis(2), 0.0, 0.0, 0.0, 0.0, DEFAULT_SEED);
-
     /** Zero latency, no faults: for unit tests of services. */
-    public static final DownstreamSettings INSTANT = new DownstreamSettings(
-            Duration.ZERO, Duration.ZERO, Duration.ZERO, 0.0, 0.0, 0.0, 0.0, DEFAULT_SEED);
+    public static final DownstreamSettings INSTANT = builder().build();
+
+    /** The book's stubs: inventory 2 ms, payment 4 ms, notify 2 ms, no faults. */
+    public static final DownstreamSettings BOOK = builder()
+            .inventoryLatency(Duration.ofMillis(2))
+            .paymentLatency(Duration.ofMillis(4))
+            .notifyLatency(Duration.ofMillis(2))
+            .build();
 
     /** Fault stream numbers, one per fault kind; changing them changes which calls fail. */
     private static final int INVENTORY_ERRORS = 1;
     private static final int PAYMENT_DECLINES = 2;
     private static final int PAYMENT_LOST_REPLIES = 3;
     private static final int NOTIFY_ERRORS = 4;
+
+    /** @return a builder of {@link #INSTANT}'s stubs: zero latency, no faults, {@link #DEFAULT_SEED} */
+    public static Builder builder() {
+        return new Builder();
+    }
 
     public DownstreamSettings {
         requireLatency("inventoryLatency", inventoryLatency);
@@ -120,6 +128,54 @@ public record DownstreamSettings(
     private static void requireRate(String name, double rate) {
         if (!(rate >= 0.0 && rate <= 1.0)) { // also rejects NaN
             throw new IllegalArgumentException(name + " must be in [0, 1], was " + rate);
+        }
+    }
+
+    /** Builds {@link DownstreamSettings} setting by setting, from no latency and no fault; {@link #build} checks them. Not thread-safe. */
+    public static final class Builder {
+        private Duration inventoryLatency = Duration.ZERO;
+        private Duration paymentLatency = Duration.ZERO;
+        private Duration notifyLatency = Duration.ZERO;
+        private double inventoryErrorRate;
+        private double paymentDeclineRate;
+        private double paymentLostReplyRate;
+        private double notifyErrorRate;
+        private long seed = DEFAULT_SEED;
+
+        private Builder() {
+        }
+
+        /** @see DownstreamSettings#inventoryLatency() */
+        public Builder inventoryLatency(Duration d) { inventoryLatency = d; return this; }
+
+        /** @see DownstreamSettings#paymentLatency() */
+        public Builder paymentLatency(Duration d) { paymentLatency = d; return this; }
+
+        /** @see DownstreamSettings#notifyLatency() */
+        public Builder notifyLatency(Duration d) { notifyLatency = d; return this; }
+
+        /** @see DownstreamSettings#inventoryErrorRate() */
+        public Builder inventoryErrorRate(double rate) { inventoryErrorRate = rate; return this; }
+
+        /** @see DownstreamSettings#paymentDeclineRate() */
+        public Builder paymentDeclineRate(double rate) { paymentDeclineRate = rate; return this; }
+
+        /** @see DownstreamSettings#paymentLostReplyRate() */
+        public Builder paymentLostReplyRate(double rate) { paymentLostReplyRate = rate; return this; }
+
+        /** @see DownstreamSettings#notifyErrorRate() */
+        public Builder notifyErrorRate(double rate) { notifyErrorRate = rate; return this; }
+
+        /** @see DownstreamSettings#seed() */
+        public Builder seed(long s) { seed = s; return this; }
+
+        /**
+         * @return the settings
+         * @throws IllegalArgumentException if a latency is negative or a rate is outside [0, 1] (the message names it)
+         */
+        public DownstreamSettings build() {
+            return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency, inventoryErrorRate,
+                    paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, seed);
         }
     }
 }

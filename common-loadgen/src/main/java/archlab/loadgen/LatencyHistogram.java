@@ -68,18 +68,19 @@ public final class LatencyHistogram {
     /** @return an immutable summary: count, mean, max, book-bucket and HdrHistogram percentiles */
     public LatencySummary summary() {
         long count = micros.getTotalCount();
-        return new LatencySummary(
-                count,
-                count == 0 ? 0 : sumNanos.sum() / 1_000.0 / count,
-                maxNanos.get() / 1_000.0,
-                buckets.percentile(0.50).toMillis(),
-                buckets.percentile(0.99).toMillis(),
-                buckets.percentile(0.999).toMillis(),
-                percentileMicros(50),
-                percentileMicros(90),
-                percentileMicros(99),
-                percentileMicros(99.9),
-                encode(micros));
+        return LatencySummary.builder()
+                .count(count)
+                .meanMicros(count == 0 ? 0 : sumNanos.sum() / 1_000.0 / count)
+                .maxMicros(maxNanos.get() / 1_000.0)
+                .bookP50Millis(buckets.percentile(0.50).toMillis())
+                .bookP99Millis(buckets.percentile(0.99).toMillis())
+                .bookP999Millis(buckets.percentile(0.999).toMillis())
+                .p50Micros(percentileMicros(50))
+                .p90Micros(percentileMicros(90))
+                .p99Micros(percentileMicros(99))
+                .p999Micros(percentileMicros(99.9))
+                .hdrBase64(encode(micros))
+                .build();
     }
 
     /** @return the histogram in HdrHistogram's compressed form, Base64: for the JSON report and later charts */

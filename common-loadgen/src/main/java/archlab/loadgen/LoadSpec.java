@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * What an open-loop run offers: a rate, a duration, a timeout and how requests are scheduled.
- * Invalid settings are refused at construction with a message that names the setting.
+ * Invalid settings are refused at construction with a message that names the setting. Built from {@link #book()}'s
+ * load: its {@code with…} copies, or {@link #builder()}.
  *
  * @param ratePerSecond planned requests per second; 1 to 1,000,000
  * @param duration      how long requests are planned for; {@code ratePerSecond × duration} must be at least 1
@@ -26,12 +27,6 @@ public record LoadSpec(
         int traceEvery,
         ClientRetryPolicy retries) {
 
-    /** A load whose callers never retry. */
-    public LoadSpec(int ratePerSecond, Duration duration, Duration timeout, Arrival arrival, ThreadKind threads,
-                    Duration warmup, int traceEvery) {
-        this(ratePerSecond, duration, timeout, arrival, threads, warmup, traceEvery, ClientRetryPolicy.NONE);
-    }
-
     /**
      * The book's load: 1,500 req/s for 3 s, 200 ms timeout, fixed interval, no warm-up, every request
      * traced, one virtual thread per request (the counterpart of the book's goroutine per request; with
@@ -39,8 +34,12 @@ public record LoadSpec(
      * of them were blocked: send lag p50 ≈ 0.5 s).
      */
     public static LoadSpec book() {
-        return new LoadSpec(1_500, Duration.ofSeconds(3), Duration.ofMillis(200), Arrival.fixed(),
-                ThreadKind.VIRTUAL, Duration.ZERO, 1);
+        return builder().build();
+    }
+
+    /** @return a builder holding {@link #book()}'s load, setting by setting */
+    public static Builder builder() {
+        return new Builder();
     }
 
     public LoadSpec {
@@ -130,5 +129,52 @@ public record LoadSpec(
 
     public LoadSpec withTraceEvery(int n) {
         return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, warmup, n, retries);
+    }
+
+    /** Builds a {@link LoadSpec} setting by setting, from the book's load; {@link #build} checks it. Not thread-safe. */
+    public static final class Builder {
+        private int ratePerSecond = 1_500;
+        private Duration duration = Duration.ofSeconds(3);
+        private Duration timeout = Duration.ofMillis(200);
+        private Arrival arrival = Arrival.fixed();
+        private ThreadKind threads = ThreadKind.VIRTUAL;
+        private Duration warmup = Duration.ZERO;
+        private int traceEvery = 1;
+        private ClientRetryPolicy retries = ClientRetryPolicy.NONE;
+
+        private Builder() {
+        }
+
+        /** @see LoadSpec#ratePerSecond() */
+        public Builder ratePerSecond(int rate) { ratePerSecond = rate; return this; }
+
+        /** @see LoadSpec#duration() */
+        public Builder duration(Duration d) { duration = d; return this; }
+
+        /** @see LoadSpec#timeout() */
+        public Builder timeout(Duration t) { timeout = t; return this; }
+
+        /** @see LoadSpec#arrival() */
+        public Builder arrival(Arrival a) { arrival = a; return this; }
+
+        /** @see LoadSpec#threads() */
+        public Builder threads(ThreadKind kind) { threads = kind; return this; }
+
+        /** @see LoadSpec#warmup() */
+        public Builder warmup(Duration w) { warmup = w; return this; }
+
+        /** @see LoadSpec#traceEvery() */
+        public Builder traceEvery(int n) { traceEvery = n; return this; }
+
+        /** @see LoadSpec#retries() */
+        public Builder retries(ClientRetryPolicy r) { retries = r; return this; }
+
+        /**
+         * @return the load
+         * @throws IllegalArgumentException if a setting is invalid (the message names it)
+         */
+        public LoadSpec build() {
+            return new LoadSpec(ratePerSecond, duration, timeout, arrival, threads, warmup, traceEvery, retries);
+        }
     }
 }

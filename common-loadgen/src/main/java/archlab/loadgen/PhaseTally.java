@@ -131,22 +131,25 @@ final class PhaseTally {
     // end::classify[]
 
     RunResult result(long warmupRequests, RunTimeline timeline, HiccupSummary hiccups) {
-        long[] totals = new long[Outcome.values().length];
         Map<String, RunResult.OperationResult> ops = new TreeMap<>();
         planned.keySet().forEach(name -> operations.computeIfAbsent(name, OperationTally::new));
-        operations.forEach((name, op) -> {
-            for (Outcome o : Outcome.values()) {
-                totals[o.ordinal()] += op.outcomes[o.ordinal()].sum();
-            }
-            ops.put(name, op.result(planned.getOrDefault(name, 0L)));
-        });
-        return new RunResult(spec, offered, started.sum(), notStarted,
-                totals[Outcome.COMPLETED.ordinal()], totals[Outcome.TIMED_OUT.ordinal()],
-                totals[Outcome.FAILED.ordinal()], totals[Outcome.REJECTED.ordinal()],
-                totals[Outcome.POOL_EXHAUSTED.ordinal()], unfinished, wallNanos,
-                latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
-                maxOverrun.get(), segments.rows(), traced.sum(), warmupRequests, timeline, hiccups, attempts.sum(),
-                budget == null ? 0 : budget.denied(), abandoned.sum(), attemptsStillRunning);
+        operations.forEach((name, op) -> ops.put(name, op.result(planned.getOrDefault(name, 0L))));
+        return RunResult.builder()
+                .spec(spec)
+                .requests(new RunResult.Requests(offered, started.sum(), notStarted))
+                .outcomes(RunResult.Outcomes.counted(
+                        o -> ops.values().stream().mapToLong(op -> op.outcomes().count(o)).sum()))
+                .unfinished(unfinished)
+                .wallNanos(wallNanos)
+                .latencies(new RunResult.Latencies(latency.summary(), ops, sendLag.summary(), new TreeMap<>(causes),
+                        maxOverrun.get()))
+                .tracing(new RunResult.Tracing(segments.rows(), traced.sum()))
+                .warmupRequests(warmupRequests)
+                .timeline(timeline)
+                .hiccups(hiccups)
+                .retries(new RunResult.ClientRetries(attempts.sum(), budget == null ? 0 : budget.denied(), abandoned.sum(),
+                        attemptsStillRunning))
+                .build();
     }
 
     /** One operation's outcomes and latency. */
@@ -168,10 +171,8 @@ final class PhaseTally {
 
         /** @param offered the operation's planned requests, finished or not */
         RunResult.OperationResult result(long offered) {
-            return new RunResult.OperationResult(operation, offered,
-                    outcomes[Outcome.COMPLETED.ordinal()].sum(), outcomes[Outcome.TIMED_OUT.ordinal()].sum(),
-                    outcomes[Outcome.FAILED.ordinal()].sum(), outcomes[Outcome.REJECTED.ordinal()].sum(),
-                    outcomes[Outcome.POOL_EXHAUSTED.ordinal()].sum(), latency.summary());
+            return new RunResult.OperationResult(operation, offered, RunResult.Outcomes.counted(o -> outcomes[o.ordinal()].sum()),
+                    latency.summary());
         }
     }
 }

@@ -111,11 +111,31 @@ final class ProfileAssembler {
                     + " so cum of entry-point methods is under-counted");
         }
 
-        EventCounts counts = new EventCounts(cpu.samples(), allocations.count(), settled.dropped(), locks.lockParks(),
-                locks.monitorEnters(), locks.profiledLockWaits(), locks.nonLockParks(), read.gc().collectionEvents(),
-                locks.virtualThreadsStarted(), truncated);
-        return new ProfileReport(file.toAbsolutePath().toString(), durationNanos, lockTable, cpuTable, allocTable,
-                locks.byBlocker(), lockStacks, cpuSummary, gc, counts, notes);
+        EventCounts counts = EventCounts.builder()
+                .executionSamples(cpu.samples())
+                .allocationSamples(allocations.count())
+                .allocationSamplesDropped(settled.dropped())
+                .lockParks(locks.lockParks())
+                .monitorEnters(locks.monitorEnters())
+                .profiledLockWaits(locks.profiledLockWaits())
+                .nonLockParks(locks.nonLockParks())
+                .garbageCollections(read.gc().collectionEvents())
+                .virtualThreadsStarted(locks.virtualThreadsStarted())
+                .truncatedStacks(truncated)
+                .build();
+        return ProfileReport.builder()
+                .file(file.toAbsolutePath().toString())
+                .durationNanos(durationNanos)
+                .lockTable(lockTable)
+                .cpuTable(cpuTable)
+                .allocationTable(allocTable)
+                .lockWaitByBlocker(locks.byBlocker())
+                .lockStacks(lockStacks)
+                .cpu(cpuSummary)
+                .gc(gc)
+                .events(counts)
+                .notes(notes)
+                .build();
     }
 
     /**

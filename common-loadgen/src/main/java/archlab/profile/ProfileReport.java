@@ -176,4 +176,66 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
     static long parseTimespanNanos(String value) {
         return CpuSamples.parseTimespanNanos(value);
     }
+
+    /** @return a builder with no lock blocker, no lock stack and no note */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Builds a {@link ProfileReport} part by part; blockers, lock stacks and notes default to none. Not thread-safe. */
+    public static final class Builder {
+        private String file;
+        private long durationNanos;
+        private TopTable lockTable;
+        private TopTable cpuTable;
+        private TopTable allocationTable;
+        private Map<String, Long> lockWaitByBlocker = Map.of();
+        private List<WeightedStack> lockStacks = List.of();
+        private CpuSummary cpu;
+        private GcSummary gc;
+        private EventCounts events;
+        private List<String> notes = List.of();
+
+        private Builder() {
+        }
+
+        /** @see ProfileReport#file() */
+        public Builder file(String path) { file = path; return this; }
+
+        /** @see ProfileReport#durationNanos() */
+        public Builder durationNanos(long ns) { durationNanos = ns; return this; }
+
+        /** @see ProfileReport#lockTable() */
+        public Builder lockTable(TopTable table) { lockTable = table; return this; }
+
+        /** @see ProfileReport#cpuTable() */
+        public Builder cpuTable(TopTable table) { cpuTable = table; return this; }
+
+        /** @see ProfileReport#allocationTable() */
+        public Builder allocationTable(TopTable table) { allocationTable = table; return this; }
+
+        /** @see ProfileReport#lockWaitByBlocker() */
+        public Builder lockWaitByBlocker(Map<String, Long> nanosByClass) { lockWaitByBlocker = nanosByClass; return this; }
+
+        /** @see ProfileReport#lockStacks() */
+        public Builder lockStacks(List<WeightedStack> stacks) { lockStacks = stacks; return this; }
+
+        /** @see ProfileReport#cpu() */
+        public Builder cpu(CpuSummary summary) { cpu = summary; return this; }
+
+        /** @see ProfileReport#gc() */
+        public Builder gc(GcSummary summary) { gc = summary; return this; }
+
+        /** @see ProfileReport#events() */
+        public Builder events(EventCounts counts) { events = counts; return this; }
+
+        /** @see ProfileReport#notes() */
+        public Builder notes(List<String> lines) { notes = lines; return this; }
+
+        /** @return the report */
+        public ProfileReport build() {
+            return new ProfileReport(file, durationNanos, lockTable, cpuTable, allocationTable, lockWaitByBlocker,
+                    lockStacks, cpu, gc, events, notes);
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package archlab.report;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,10 +14,10 @@ import java.util.Locale;
  *
  * <p>{@link #find} is a pure function of the rows: no clock, no I/O. Immutable and thread-safe.
  *
+ * <p>JSON: the {@link Rule} is unwrapped, its figures lie between {@code ratePerSecond} and {@code qualifying}.
+ *
  * @param ratePerSecond    the knee, req/s; {@code null} when no swept rate qualifies
- * @param goodputFloor     the goodput a rate needs, 0..1 ({@value #GOODPUT_FLOOR})
- * @param p99CeilingMicros the p99 a rate may not exceed: 2 × pay floor, µs
- * @param definition       the definition in words, with the numbers filled in
+ * @param rule             the conditions a rate had to meet
  * @param qualifying       every swept rate that meets both conditions, ascending
  * @param nonMonotone      rates below the knee that did <em>not</em> qualify (noise, or a curve that is not
  *                         monotone): the knee is then less certain than it looks; ascending
@@ -25,9 +26,7 @@ import java.util.Locale;
  */
 public record Knee(
         Integer ratePerSecond,
-        double goodputFloor,
-        long p99CeilingMicros,
-        String definition,
+        @JsonUnwrapped Rule rule,
         List<Integer> qualifying,
         List<Integer> nonMonotone,
         Integer firstPastKnee) {
@@ -40,6 +39,16 @@ public record Knee(
     public Knee {
         qualifying = List.copyOf(qualifying);
         nonMonotone = List.copyOf(nonMonotone);
+    }
+
+    /**
+     * The conditions a swept rate must meet to qualify.
+     *
+     * @param goodputFloor     the goodput a rate needs, 0..1 ({@value #GOODPUT_FLOOR})
+     * @param p99CeilingMicros the p99 a rate may not exceed: 2 × pay floor, µs
+     * @param definition       the definition in words, with the numbers filled in
+     */
+    public record Rule(double goodputFloor, long p99CeilingMicros, String definition) {
     }
 
     /**
@@ -82,7 +91,7 @@ public record Knee(
                 "knee = the highest offered rate with goodput (completed / offered) >= %.0f%% and p99 <= %d x pay floor"
                         + " (%d x %.3f ms = %.3f ms)",
                 GOODPUT_FLOOR * 100, P99_PAY_FLOORS, P99_PAY_FLOORS, payFloorNanos / 1e6, ceilingMicros / 1e3);
-        return new Knee(knee, GOODPUT_FLOOR, ceilingMicros, definition, qualifying, nonMonotone, past);
+        return new Knee(knee, new Rule(GOODPUT_FLOOR, ceilingMicros, definition), qualifying, nonMonotone, past);
     }
 
     /** @return whether {@code row} meets both conditions against a p99 ceiling of {@code p99CeilingMicros} */
@@ -101,7 +110,7 @@ public record Knee(
         if (ratePerSecond == null) {
             return String.format(Locale.ROOT,
                     "no knee: no swept rate had goodput >= %.0f%% with p99 <= %.3f ms; sweep lower rates (-Dlab.sweep.rates=…)",
-                    goodputFloor * 100, p99CeilingMicros / 1e3);
+                    rule.goodputFloor() * 100, rule.p99CeilingMicros() / 1e3);
         }
         String s = "knee: " + ratePerSecond + " req/s";
         if (!nonMonotone.isEmpty()) {

@@ -8,7 +8,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * What the payment ledger, the order table, the notifier and the inventory say after a run.
- * A figure a checkpoint cannot measure is {@value #NOT_MEASURED} and printed as "n/a".
+ * A figure a checkpoint cannot measure is {@value #NOT_MEASURED} and printed as "n/a". Built by {@link #measure}, by
+ * {@link #builder()}, or from the ledger's figures alone.
  *
  * @param charges               money movements the provider accepted
  * @param distinctOrdersCharged orders charged at least once
@@ -72,9 +73,21 @@ public record MoneyEvidence(
                 }
             }
         }
-        return new MoneyEvidence(ledger.charges(), ledger.distinctOrdersCharged(), ledger.doubleCharges(), paid,
-                ledger.chargedButNot(isPaid), NOT_MEASURED, paidNotNotified, notifiedTwice,
-                downstream.inventory().totalReservedUnits() - paidUnits);
+        return builder()
+                .charges(ledger.charges())
+                .distinctOrdersCharged(ledger.distinctOrdersCharged())
+                .doubleCharges(ledger.doubleCharges())
+                .paidOrders(paid)
+                .chargedButNotPaid(ledger.chargedButNot(isPaid))
+                .paidButNotNotified(paidNotNotified)
+                .notifiedMoreThanOnce(notifiedTwice)
+                .reservationsLeaked(downstream.inventory().totalReservedUnits() - paidUnits)
+                .build();
+    }
+
+    /** @return a builder: the ledger's figures 0, the others (reconcile, notification, stock) not measured */
+    public static Builder builder() {
+        return new Builder();
     }
 
     /** @return this evidence with the charged-but-not-PAID count measured after a reconciler ran */
@@ -86,5 +99,54 @@ public record MoneyEvidence(
     /** @return {@code value} as text, "n/a" when not measured */
     public static String show(long value) {
         return value == NOT_MEASURED ? "n/a" : Long.toString(value);
+    }
+
+    /** Builds a {@link MoneyEvidence} figure by figure; a ledger figure not set is 0, any other {@value #NOT_MEASURED}. Not thread-safe. */
+    public static final class Builder {
+        private long charges;
+        private long distinctOrdersCharged;
+        private long doubleCharges;
+        private long paidOrders;
+        private long chargedButNotPaid;
+        private long chargedButNotPaidAfterReconcile = NOT_MEASURED;
+        private long paidButNotNotified = NOT_MEASURED;
+        private long notifiedMoreThanOnce = NOT_MEASURED;
+        private long reservationsLeaked = NOT_MEASURED;
+
+        private Builder() {
+        }
+
+        /** @see MoneyEvidence#charges() */
+        public Builder charges(long n) { charges = n; return this; }
+
+        /** @see MoneyEvidence#distinctOrdersCharged() */
+        public Builder distinctOrdersCharged(long n) { distinctOrdersCharged = n; return this; }
+
+        /** @see MoneyEvidence#doubleCharges() */
+        public Builder doubleCharges(long n) { doubleCharges = n; return this; }
+
+        /** @see MoneyEvidence#paidOrders() */
+        public Builder paidOrders(long n) { paidOrders = n; return this; }
+
+        /** @see MoneyEvidence#chargedButNotPaid() */
+        public Builder chargedButNotPaid(long n) { chargedButNotPaid = n; return this; }
+
+        /** @see MoneyEvidence#chargedButNotPaidAfterReconcile() */
+        public Builder chargedButNotPaidAfterReconcile(long n) { chargedButNotPaidAfterReconcile = n; return this; }
+
+        /** @see MoneyEvidence#paidButNotNotified() */
+        public Builder paidButNotNotified(long n) { paidButNotNotified = n; return this; }
+
+        /** @see MoneyEvidence#notifiedMoreThanOnce() */
+        public Builder notifiedMoreThanOnce(long n) { notifiedMoreThanOnce = n; return this; }
+
+        /** @see MoneyEvidence#reservationsLeaked() */
+        public Builder reservationsLeaked(long n) { reservationsLeaked = n; return this; }
+
+        /** @return the evidence */
+        public MoneyEvidence build() {
+            return new MoneyEvidence(charges, distinctOrdersCharged, doubleCharges, paidOrders, chargedButNotPaid,
+                    chargedButNotPaidAfterReconcile, paidButNotNotified, notifiedMoreThanOnce, reservationsLeaked);
+        }
     }
 }

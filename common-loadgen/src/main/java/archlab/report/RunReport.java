@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 /**
  * Everything one load run of one module says, in the order a reader needs it: first the book's two
  * lines in the book's exact shape (so they can be laid next to the book's), then the lab's own lines,
- * "where the time went", and the profiles.
+ * "where the time went", and the profiles. Built by {@link #builder()}.
  *
  * @param module     e.g. "ch12-1-baseline"
  * @param name       the run's name, also the report's file name, e.g. "baseline"
@@ -79,9 +79,20 @@ public record RunReport(
         return String.join("\n", out) + "\n";
     }
 
+    /** @return a builder with no extra figures, no profile, no spread and no JIT warm-up */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding every part of this report, to build a copy that differs in some */
+    public Builder toBuilder() {
+        return new Builder().module(module).name(name).environment(environment).run(run).downstream(downstream)
+                .money(money).extra(extra).profile(profile).spread(spread).jitWarmUp(jitWarmUp);
+    }
+
     /** @return this report with the spread of repeated runs added */
     public RunReport withSpread(Spread s) {
-        return new RunReport(module, name, environment, run, downstream, money, extra, profile, s, jitWarmUp);
+        return toBuilder().spread(s).build();
     }
 
     /** The lab's own lines: outcomes, precise percentiles, send lag, money, settings. */
@@ -132,9 +143,7 @@ public record RunReport(
                 s.ratePerSecond(), seconds(s.duration()), millis(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), warmups(),
                 s.traceEvery() == 0 || s.retries().retries() ? "off" : s.traceEvery() == 1 ? "every request" : "1 in " + s.traceEvery()));
-        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
-                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
-                environment.maxHeapMiB(), environment.at(), environment.session()));
+        out.add(environment.line());
         return out;
     }
 
@@ -242,4 +251,56 @@ public record RunReport(
         return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + "ms";
     }
 
+
+    /** Builds a {@link RunReport} part by part; a part not set is null (extra: none). Not thread-safe. */
+    public static final class Builder {
+        private String module;
+        private String name;
+        private Environment environment;
+        private RunResult run;
+        private DownstreamCounts downstream;
+        private MoneyEvidence money;
+        private List<ReportLine> extra = List.of();
+        private ProfileSection profile;
+        private Spread spread;
+        private WarmUp jitWarmUp;
+
+        private Builder() {
+        }
+
+        /** @see RunReport#module() */
+        public Builder module(String m) { module = m; return this; }
+
+        /** @see RunReport#name() */
+        public Builder name(String n) { name = n; return this; }
+
+        /** @see RunReport#environment() */
+        public Builder environment(Environment e) { environment = e; return this; }
+
+        /** @see RunReport#run() */
+        public Builder run(RunResult r) { run = r; return this; }
+
+        /** @see RunReport#downstream() */
+        public Builder downstream(DownstreamCounts d) { downstream = d; return this; }
+
+        /** @see RunReport#money() */
+        public Builder money(MoneyEvidence m) { money = m; return this; }
+
+        /** @see RunReport#extra() */
+        public Builder extra(List<ReportLine> e) { extra = e; return this; }
+
+        /** @see RunReport#profile() */
+        public Builder profile(ProfileSection p) { profile = p; return this; }
+
+        /** @see RunReport#spread() */
+        public Builder spread(Spread s) { spread = s; return this; }
+
+        /** @see RunReport#jitWarmUp() */
+        public Builder jitWarmUp(WarmUp w) { jitWarmUp = w; return this; }
+
+        /** @return the report */
+        public RunReport build() {
+            return new RunReport(module, name, environment, run, downstream, money, extra, profile, spread, jitWarmUp);
+        }
+    }
 }

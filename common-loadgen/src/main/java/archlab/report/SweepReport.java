@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /**
  * What a {@code archlab.run.CapacitySweep} found, human first ({@link #text()}) and as JSON for the figures
- * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable.
+ * ({@code archlab.figures.SweepChart} reads {@code sweep-<module>.json}). Immutable; built by {@link #builder()}.
  *
  * @param kind          always {@value #KIND}: how tools tell a sweep report from a run report
  * @param module        the checkpoint swept, e.g. "ch12-1-baseline"
@@ -42,6 +42,11 @@ public record SweepReport(
         reruns = List.copyOf(reruns);
     }
 
+    /** @return a builder of a sweep report ({@value #KIND}) with no limit evidence and no rerun */
+    public static Builder builder() {
+        return new Builder();
+    }
+
     /** @return the column header of {@link #line(SweepRow, long)} */
     public static String header() {
         return String.format(Locale.ROOT, "%7s %8s %9s %8s %13s %9s %9s %9s %8s %6s %8s %12s %12s %5s %s",
@@ -63,11 +68,11 @@ public record SweepReport(
         List<String> out = new ArrayList<>();
         out.add("=== " + module + " / " + name + ": capacity sweep ===");
         out.add(knee.describe());
-        out.add(knee.definition());
+        out.add(knee.rule().definition());
         out.add("");
         out.add(header());
         for (SweepRow r : rows) {
-            out.add(line(r, knee.p99CeilingMicros()));
+            out.add(line(r, knee.rule().p99CeilingMicros()));
         }
         out.add("(goodput = completed / offered; p50/p99 from the HdrHistogram of every request that reached the service;"
                 + " hiccup_p99 = the machine's own stalls, time-weighted; cpu = the JVM's CPU time over wall x cores,"
@@ -90,9 +95,56 @@ public record SweepReport(
         }
         out.add("");
         out.add("settings " + settings);
-        out.add(String.format(Locale.ROOT, "environment jdk=%s vendor=%s cores=%d os=%s max_heap=%dMiB at=%s session=%s",
-                environment.jdk(), environment.vendor(), environment.cores(), environment.os().trim(),
-                environment.maxHeapMiB(), environment.at(), environment.session()));
+        out.add(environment.line());
         return String.join("\n", out) + "\n";
+    }
+
+    /** Builds a {@link SweepReport} part by part; its kind is always {@value #KIND}. Not thread-safe. */
+    public static final class Builder {
+        private String module;
+        private String name;
+        private Environment environment;
+        private String settings;
+        private long payFloorNanos;
+        private List<SweepRow> rows;
+        private Knee knee;
+        private List<String> limitEvidence = List.of();
+        private List<String> reruns = List.of();
+
+        private Builder() {
+        }
+
+        /** @see SweepReport#module() */
+        public Builder module(String m) { module = m; return this; }
+
+        /** @see SweepReport#name() */
+        public Builder name(String n) { name = n; return this; }
+
+        /** @see SweepReport#environment() */
+        public Builder environment(Environment e) { environment = e; return this; }
+
+        /** @see SweepReport#settings() */
+        public Builder settings(String words) { settings = words; return this; }
+
+        /** @see SweepReport#payFloorNanos() */
+        public Builder payFloorNanos(long ns) { payFloorNanos = ns; return this; }
+
+        /** @see SweepReport#rows() */
+        public Builder rows(List<SweepRow> r) { rows = r; return this; }
+
+        /** @see SweepReport#knee() */
+        public Builder knee(Knee k) { knee = k; return this; }
+
+        /** @see SweepReport#limitEvidence() */
+        public Builder limitEvidence(List<String> lines) { limitEvidence = lines; return this; }
+
+        /** @see SweepReport#reruns() */
+        public Builder reruns(List<String> lines) { reruns = lines; return this; }
+
+        /** @return the report */
+        public SweepReport build() {
+            return new SweepReport(KIND, module, name, environment, settings, payFloorNanos, rows, knee, limitEvidence,
+                    reruns);
+        }
     }
 }

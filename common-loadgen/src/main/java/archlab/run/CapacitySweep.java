@@ -338,7 +338,7 @@ public final class CapacitySweep {
         if (knee.firstPastKnee() != null) {
             SweepRow past = rowAt(rows, knee.firstPastKnee());
             SweepRow at = knee.found() ? rowAt(rows, knee.ratePerSecond()) : null;
-            evidence = LimitEvidence.between(at, past, knee.p99CeilingMicros());
+            evidence = LimitEvidence.between(at, past, knee.rule().p99CeilingMicros());
         }
         LoadSpec s = spec(rates.get(0), duration);
         String settings = String.format(Locale.ROOT,
@@ -348,8 +348,8 @@ public final class CapacitySweep {
                 rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), jitWarmed == null ? "none" : jitWarmed.describe(),
                 seconds(warmup), rates.get(0), seconds(s.warmup()), payFloorNanos / 1e6, attempts);
-        return new SweepReport(SweepReport.KIND, module, name, Environment.current(), settings, payFloorNanos, rows,
-                knee, evidence, reruns);
+        return SweepReport.builder().module(module).name(name).environment(Environment.current()).settings(settings)
+                .payFloorNanos(payFloorNanos).rows(rows).knee(knee).limitEvidence(evidence).reruns(reruns).build();
     }
 
     private static String seconds(Duration d) {

@@ -252,8 +252,9 @@ public final class LabRun {
                 result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
                 warmUp = warmUp.earlier();
             }
-            reports.add(new RunReport(module, name, Environment.current(), result, fixture.downstreamCounts(),
-                    fixture.money(), fixture.extra(), section, null, warmed));
+            reports.add(RunReport.builder().module(module).name(name).environment(Environment.current()).run(result)
+                    .downstream(fixture.downstreamCounts()).money(fixture.money())
+                    .extra(fixture.extra()).profile(section).jitWarmUp(warmed).build());
         }
         RunReport last = reports.get(reports.size() - 1);
         if (reports.size() > 1) {

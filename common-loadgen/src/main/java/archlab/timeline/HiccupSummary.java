@@ -9,7 +9,7 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Percentiles are shares of the run's time, not of wake-ups (the probe records each hiccup with the
  * expected-interval correction): {@code p99Micros = 3000} means that for 1% of the run a runnable thread waited 3 ms
- * or more before it got a core.
+ * or more before it got a core. Built by {@link #of} from the probe's histogram, or by {@link #builder()}.
  *
  * @param periodMicros how often the probe asked to wake, µs; 0 when no probe ran
  * @param samples      values in the histogram: wake-ups plus the ones a stall swallowed (≈ run time / period)
@@ -23,7 +23,7 @@ public record HiccupSummary(long periodMicros, long samples, long p50Micros, lon
                             long p999Micros, long maxMicros) {
 
     /** A run without a probe (the timeline was turned off): nothing measured. */
-    public static final HiccupSummary NONE = new HiccupSummary(0, 0, 0, 0, 0, 0, 0);
+    public static final HiccupSummary NONE = builder().build();
 
     /**
      * @param hiccupNanos the probe's hiccups over the run, ns
@@ -31,13 +31,22 @@ public record HiccupSummary(long periodMicros, long samples, long p50Micros, lon
      * @return their summary, in µs
      */
     public static HiccupSummary of(Histogram hiccupNanos, Duration period) {
+        Builder summary = builder().periodMicros(period.toNanos() / 1_000L);
         if (hiccupNanos.getTotalCount() == 0) {
-            return new HiccupSummary(period.toNanos() / 1_000L, 0, 0, 0, 0, 0, 0);
+            return summary.build();
         }
-        return new HiccupSummary(period.toNanos() / 1_000L, hiccupNanos.getTotalCount(),
-                micros(hiccupNanos.getValueAtPercentile(50)), micros(hiccupNanos.getValueAtPercentile(90)),
-                micros(hiccupNanos.getValueAtPercentile(99)), micros(hiccupNanos.getValueAtPercentile(99.9)),
-                micros(hiccupNanos.getMaxValue()));
+        return summary.samples(hiccupNanos.getTotalCount())
+                .p50Micros(micros(hiccupNanos.getValueAtPercentile(50)))
+                .p90Micros(micros(hiccupNanos.getValueAtPercentile(90)))
+                .p99Micros(micros(hiccupNanos.getValueAtPercentile(99)))
+                .p999Micros(micros(hiccupNanos.getValueAtPercentile(99.9)))
+                .maxMicros(micros(hiccupNanos.getMaxValue()))
+                .build();
+    }
+
+    /** @return a builder of a summary of nothing measured: every figure 0 */
+    public static Builder builder() {
+        return new Builder();
     }
 
     private static long micros(long nanos) {
@@ -55,5 +64,45 @@ public record HiccupSummary(long periodMicros, long samples, long p50Micros, lon
      */
     public boolean p99Within(long slackNanos) {
         return p99Micros * 1_000L <= slackNanos;
+    }
+
+    /** Builds a {@link HiccupSummary} figure by figure (µs, as the components); a figure not set is 0. Not thread-safe. */
+    public static final class Builder {
+        private long periodMicros;
+        private long samples;
+        private long p50Micros;
+        private long p90Micros;
+        private long p99Micros;
+        private long p999Micros;
+        private long maxMicros;
+
+        private Builder() {
+        }
+
+        /** @see HiccupSummary#periodMicros() */
+        public Builder periodMicros(long us) { periodMicros = us; return this; }
+
+        /** @see HiccupSummary#samples() */
+        public Builder samples(long n) { samples = n; return this; }
+
+        /** @see HiccupSummary#p50Micros() */
+        public Builder p50Micros(long us) { p50Micros = us; return this; }
+
+        /** @see HiccupSummary#p90Micros() */
+        public Builder p90Micros(long us) { p90Micros = us; return this; }
+
+        /** @see HiccupSummary#p99Micros() */
+        public Builder p99Micros(long us) { p99Micros = us; return this; }
+
+        /** @see HiccupSummary#p999Micros() */
+        public Builder p999Micros(long us) { p999Micros = us; return this; }
+
+        /** @see HiccupSummary#maxMicros() */
+        public Builder maxMicros(long us) { maxMicros = us; return this; }
+
+        /** @return the HiccupSummary */
+        public HiccupSummary build() {
+            return new HiccupSummary(periodMicros, samples, p50Micros, p90Micros, p99Micros, p999Micros, maxMicros);
+        }
     }
 }

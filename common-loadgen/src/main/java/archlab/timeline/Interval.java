@@ -7,7 +7,8 @@ package archlab.timeline;
  *
  * <p>Requests are counted where they happened: {@code offered} by planned start, {@code started} by actual start,
  * every outcome by when the request ended. Times are relative to the start of the measured run (its first interval,
- * which begins a millisecond before its first planned start); a warm-up's intervals lie before 0. Immutable.
+ * which begins a millisecond before its first planned start); a warm-up's intervals lie before 0. Immutable; built by
+ * {@link #builder()}.
  *
  * @param phase            {@value #RUN}, {@value #WARMUP} (the runner's own warm-up at the run's rate, on its
  *                         fixture) or {@value #JIT_WARMUP} (the JIT warm-up on a scratch fixture, before this JVM's
@@ -46,14 +47,6 @@ public record Interval(
         long hiccupMaxMicros,
         long retried) {
 
-    /** An interval of a run whose callers do not retry. */
-    public Interval(String phase, double startMillis, double lengthMillis, long offered, long started, long completed,
-                    long timedOut, long failed, long rejected, long poolExhausted, long p50Micros, long p99Micros,
-                    long maxMicros, long sendLagP99Micros, long hiccupMaxMicros) {
-        this(phase, startMillis, lengthMillis, offered, started, completed, timedOut, failed, rejected, poolExhausted,
-                p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros, 0);
-    }
-
     /** The measured run. */
     public static final String RUN = "run";
     /** The runner's warm-up ({@code -Dlab.warmup}): the run's rate, on the run's own fixture, excluded. */
@@ -73,7 +66,101 @@ public record Interval(
 
     /** @return this interval in phase {@code p}, {@code shiftMillis} later */
     Interval moved(String p, double shiftMillis) {
-        return new Interval(p, startMillis + shiftMillis, lengthMillis, offered, started, completed, timedOut, failed,
-                rejected, poolExhausted, p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros, retried);
+        return toBuilder().phase(p).startMillis(startMillis + shiftMillis).build();
+    }
+
+    /** @return a builder of an interval where nothing happened: every figure 0, no phase */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding every figure of this interval, to build a copy that differs in some */
+    public Builder toBuilder() {
+        return new Builder().phase(phase).startMillis(startMillis).lengthMillis(lengthMillis).offered(offered)
+                .started(started).completed(completed).timedOut(timedOut).failed(failed).rejected(rejected)
+                .poolExhausted(poolExhausted).p50Micros(p50Micros).p99Micros(p99Micros).maxMicros(maxMicros)
+                .sendLagP99Micros(sendLagP99Micros).hiccupMaxMicros(hiccupMaxMicros).retried(retried);
+    }
+
+    /** Builds an {@link Interval} figure by figure (units as the components'); a figure not set is 0. Not thread-safe. */
+    public static final class Builder {
+        private String phase;
+        private double startMillis;
+        private double lengthMillis;
+        private long offered;
+        private long started;
+        private long completed;
+        private long timedOut;
+        private long failed;
+        private long rejected;
+        private long poolExhausted;
+        private long p50Micros;
+        private long p99Micros;
+        private long maxMicros;
+        private long sendLagP99Micros;
+        private long hiccupMaxMicros;
+        private long retried;
+
+        private Builder() {
+        }
+
+        /** @see Interval#phase() */
+        public Builder phase(String p) { phase = p; return this; }
+
+        /** @see Interval#startMillis() */
+        public Builder startMillis(double ms) { startMillis = ms; return this; }
+
+        /** @see Interval#lengthMillis() */
+        public Builder lengthMillis(double ms) { lengthMillis = ms; return this; }
+
+        /** @see Interval#offered() */
+        public Builder offered(long n) { offered = n; return this; }
+
+        /** @see Interval#started() */
+        public Builder started(long n) { started = n; return this; }
+
+        /** @see Interval#completed() */
+        public Builder completed(long n) { completed = n; return this; }
+
+        /** @see Interval#timedOut() */
+        public Builder timedOut(long n) { timedOut = n; return this; }
+
+        /** @see Interval#failed() */
+        public Builder failed(long n) { failed = n; return this; }
+
+        /** @see Interval#rejected() */
+        public Builder rejected(long n) { rejected = n; return this; }
+
+        /** @see Interval#poolExhausted() */
+        public Builder poolExhausted(long n) { poolExhausted = n; return this; }
+
+        /** Sets p50, p99 and max latency at once, µs. @see Interval#p50Micros() */
+        public Builder latencyMicros(long p50, long p99, long max) {
+            return p50Micros(p50).p99Micros(p99).maxMicros(max);
+        }
+
+        /** @see Interval#p50Micros() */
+        public Builder p50Micros(long us) { p50Micros = us; return this; }
+
+        /** @see Interval#p99Micros() */
+        public Builder p99Micros(long us) { p99Micros = us; return this; }
+
+        /** @see Interval#maxMicros() */
+        public Builder maxMicros(long us) { maxMicros = us; return this; }
+
+        /** @see Interval#sendLagP99Micros() */
+        public Builder sendLagP99Micros(long us) { sendLagP99Micros = us; return this; }
+
+        /** @see Interval#hiccupMaxMicros() */
+        public Builder hiccupMaxMicros(long us) { hiccupMaxMicros = us; return this; }
+
+        /** @see Interval#retried() */
+        public Builder retried(long n) { retried = n; return this; }
+
+        /** @return the interval */
+        public Interval build() {
+            return new Interval(phase, startMillis, lengthMillis, offered, started, completed, timedOut, failed,
+                    rejected, poolExhausted, p50Micros, p99Micros, maxMicros, sendLagP99Micros, hiccupMaxMicros, retried);
+        }
     }
 }

@@ -64,9 +64,11 @@ public final class IntervalRecorder implements AutoCloseable {
     private long runBegan = Long.MIN_VALUE;
     private HiccupSummary hiccups = HiccupSummary.NONE;
 
-    /** One interval as the sampler cut it: its histograms and the figures read from them. */
-    private record Cut(IntervalHistograms histograms, long started, long[] outcomes, long p50Nanos, long p99Nanos,
-                       long maxNanos, long sendLagP99Nanos, long hiccupMaxNanos, long retried) {
+    /**
+     * One interval as the sampler cut it: its histograms and the figures read from them ({@code counted}: its phase,
+     * counts and latencies; its start, length and offered requests are set at {@link #finish}).
+     */
+    private record Cut(IntervalHistograms histograms, Interval counted) {
     }
 
     /** A phase's planned starts: {@code t0 + offsets[i]}, offsets ascending. */
@@ -216,12 +218,8 @@ public final class IntervalRecorder implements AutoCloseable {
                 IntervalHistograms h = c.histograms();
                 Plan plan = plans.get(h.phase());
                 long offered = plan == null ? 0 : plan.countIn(h.startNanos(), h.endNanos());
-                intervals.add(new Interval(h.phase(), (h.startNanos() - originNanos) / 1e6,
-                        (h.endNanos() - h.startNanos()) / 1e6, offered, c.started(),
-                        c.outcomes()[Outcome.COMPLETED.ordinal()], c.outcomes()[Outcome.TIMED_OUT.ordinal()],
-                        c.outcomes()[Outcome.FAILED.ordinal()], c.outcomes()[Outcome.REJECTED.ordinal()],
-                        c.outcomes()[Outcome.POOL_EXHAUSTED.ordinal()], c.p50Nanos() / 1_000L, c.p99Nanos() / 1_000L,
-                        c.maxNanos() / 1_000L, c.sendLagP99Nanos() / 1_000L, c.hiccupMaxNanos() / 1_000L, c.retried()));
+                intervals.add(c.counted().toBuilder().startMillis((h.startNanos() - originNanos) / 1e6)
+                        .lengthMillis((h.endNanos() - h.startNanos()) / 1e6).offered(offered).build());
                 histograms.add(h);
             }
             hiccups = HiccupSummary.of(runHiccups, probe.period());
@@ -303,16 +301,20 @@ public final class IntervalRecorder implements AutoCloseable {
         encoded[Series.SEND_LAG.ordinal()] = IntervalHistograms.encode(startedSample, scratch);
         encoded[Series.HICCUP.ordinal()] = IntervalHistograms.encode(hiccupSample, scratch);
         encoded[Series.RETRIED.ordinal()] = IntervalHistograms.encode(retriedSample, scratch);
-        long[] outcomes = new long[OUTCOMES];
-        for (int i = 0; i < OUTCOMES; i++) {
-            outcomes[i] = endedSample[i].getTotalCount();
-        }
         boolean any = latency.getTotalCount() > 0;
-        cuts.add(new Cut(new IntervalHistograms(phase, from, now, encoded), startedSample.getTotalCount(), outcomes,
-                any ? latency.getValueAtPercentile(50) : 0, any ? latency.getValueAtPercentile(99) : 0,
-                any ? latency.getMaxValue() : 0,
-                startedSample.getTotalCount() == 0 ? 0 : startedSample.getValueAtPercentile(99),
-                hiccupSample.getTotalCount() == 0 ? 0 : hiccupSample.getMaxValue(), retriedSample.getTotalCount()));
+        Interval counted = Interval.builder().phase(phase).started(startedSample.getTotalCount())
+                .completed(endedSample[Outcome.COMPLETED.ordinal()].getTotalCount())
+                .timedOut(endedSample[Outcome.TIMED_OUT.ordinal()].getTotalCount())
+                .failed(endedSample[Outcome.FAILED.ordinal()].getTotalCount())
+                .rejected(endedSample[Outcome.REJECTED.ordinal()].getTotalCount())
+                .poolExhausted(endedSample[Outcome.POOL_EXHAUSTED.ordinal()].getTotalCount())
+                .latencyMicros(any ? latency.getValueAtPercentile(50) / 1_000L : 0,
+                        any ? latency.getValueAtPercentile(99) / 1_000L : 0, any ? latency.getMaxValue() / 1_000L : 0)
+                .sendLagP99Micros(startedSample.getTotalCount() == 0 ? 0 : startedSample.getValueAtPercentile(99) / 1_000L)
+                .hiccupMaxMicros(hiccupSample.getTotalCount() == 0 ? 0 : hiccupSample.getMaxValue() / 1_000L)
+                .retried(retriedSample.getTotalCount())
+                .build();
+        cuts.add(new Cut(new IntervalHistograms(phase, from, now, encoded), counted));
     }
 
     /** @return the thread that cuts the intervals (null when off): for measuring what it costs */

@@ -22,16 +22,35 @@ import java.util.Locale;
  * <p>Intervals count completions by when they ended and offers by planned start ({@link Interval}); "whole" intervals
  * are those of the measured run that offered requests and lasted at least 90 % of the interval length.
  *
- * @param verdict            yes, no, not healthy before the trigger, or not judged
- * @param triggerEndMillis   when the trigger ended, ms since the run began
- * @param boundMillis        how soon after it the run must be back
- * @param recoveredAtMillis  the start of the first interval from which every window kept up; NaN for none
- * @param goodputShareBefore completed / offered over the intervals before the trigger
- * @param worstShareAfter    the lowest completed / offered of one window after the trigger
- * @param reason             one line saying why
+ * @param verdict yes, no, not healthy before the trigger, or not judged
+ * @param trigger when the trigger ended and how soon after it the run must be back
+ * @param shares  what the timeline showed before and after the trigger
+ * @param reason  one line saying why
  */
-public record Recovery(Verdict verdict, double triggerEndMillis, double boundMillis, double recoveredAtMillis,
-                       double goodputShareBefore, double worstShareAfter, String reason) {
+public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String reason) {
+
+    /**
+     * The trigger a run must recover from.
+     *
+     * @param endMillis   when the trigger ended, ms since the run began
+     * @param boundMillis how soon after it the run must be back, ms
+     */
+    public record Trigger(double endMillis, double boundMillis) {
+    }
+
+    /**
+     * What the timeline showed around the trigger; each NaN when the timeline could not say.
+     *
+     * @param recoveredAtMillis  the start of the first interval from which every window kept up, ms since the run
+     *                           began; NaN for none
+     * @param goodputShareBefore completed / offered over the intervals before the trigger
+     * @param worstShareAfter    the lowest completed / offered of one window after the trigger
+     */
+    public record Shares(double recoveredAtMillis, double goodputShareBefore, double worstShareAfter) {
+
+        /** Nothing measured: the timeline had no whole interval to judge by. */
+        static final Shares UNKNOWN = new Shares(Double.NaN, Double.NaN, Double.NaN);
+    }
 
     /** The share of offered requests an interval must complete. */
     public static final double SHARE = 0.95;
@@ -76,12 +95,13 @@ public record Recovery(Verdict verdict, double triggerEndMillis, double boundMil
         double startMs = triggerStart.toNanos() / 1e6;
         double endMs = triggerEnd.toNanos() / 1e6;
         double boundMs = bound.toNanos() / 1e6;
+        Trigger trigger = new Trigger(endMs, boundMs);
         double wholeMs = WHOLE * interval.toNanos() / 1e6;
         List<Interval> whole = run.stream().filter(i -> i.offered() > 0 && i.lengthMillis() >= wholeMs).toList();
         List<Interval> before = whole.stream().filter(i -> i.endMillis() <= startMs).toList();
         List<Interval> after = whole.stream().filter(i -> i.startMillis() >= endMs).toList();
         if (before.isEmpty() || after.size() < WINDOW || after.get(after.size() - WINDOW).startMillis() < endMs + boundMs) {
-            return new Recovery(Verdict.NOT_JUDGED, endMs, boundMs, Double.NaN, Double.NaN, Double.NaN,
+            return new Recovery(Verdict.NOT_JUDGED, trigger, Shares.UNKNOWN,
                     "the timeline has no whole interval before the trigger, or none after its end + bound");
         }
         double shareBefore = before.stream().mapToLong(Interval::completed).sum()
@@ -96,21 +116,22 @@ public record Recovery(Verdict verdict, double triggerEndMillis, double boundMil
         for (int k = windowShare.length - 1; k >= 0 && windowShare[k] >= SHARE; k--) {
             recoveredAt = after.get(k).startMillis();
         }
+        Shares shares = new Shares(recoveredAt, shareBefore, worstAfter);
         if (shareBefore < SHARE) {
-            return new Recovery(Verdict.NOT_HEALTHY_BEFORE, endMs, boundMs, recoveredAt, shareBefore, worstAfter,
+            return new Recovery(Verdict.NOT_HEALTHY_BEFORE, trigger, shares,
                     String.format(Locale.ROOT, "completed %.0f%% of offered before the trigger: nothing to recover to", 100 * shareBefore));
         }
         if (!Double.isNaN(recoveredAt) && recoveredAt - endMs <= boundMs) {
-            return new Recovery(Verdict.YES, endMs, boundMs, recoveredAt, shareBefore, worstAfter, String.format(Locale.ROOT,
+            return new Recovery(Verdict.YES, trigger, shares, String.format(Locale.ROOT,
                     "every %d-interval window from %.1f s on completed >= %s%% of offered (%.0f ms after the trigger ended)", WINDOW,
                     recoveredAt / 1e3, SHARE_PERCENT, recoveredAt - endMs));
         }
         long stallMicros = after.stream().mapToLong(Interval::hiccupMaxMicros).max().orElse(0);
         if (stallMicros >= STALL_FRACTION * interval.toNanos() / 1e3) {
-            return new Recovery(Verdict.NOT_JUDGED, endMs, boundMs, recoveredAt, shareBefore, worstAfter, String.format(Locale.ROOT,
+            return new Recovery(Verdict.NOT_JUDGED, trigger, shares, String.format(Locale.ROOT,
                     "the machine stalled %.0f ms after the trigger: the intervals may have lost to the probe, not the service", stallMicros / 1e3));
         }
-        return new Recovery(Verdict.NO, endMs, boundMs, recoveredAt, shareBefore, worstAfter, Double.isNaN(recoveredAt)
+        return new Recovery(Verdict.NO, trigger, shares, Double.isNaN(recoveredAt)
                 ? String.format(Locale.ROOT, "still below %s%% of offered in the run's last window", SHARE_PERCENT)
                 : String.format(Locale.ROOT, "back only at %.1f s, %.0f ms after the trigger ended (bound %.0f ms)",
                         recoveredAt / 1e3, recoveredAt - endMs, boundMs));
@@ -119,8 +140,9 @@ public record Recovery(Verdict verdict, double triggerEndMillis, double boundMil
     /** @return one report line: {@code recovery=yes after=300ms …} */
     public String line() {
         return String.format(Locale.ROOT, "recovery=%s trigger_end=%.1fs bound=%.0fms recovered_at=%s share_before=%.3f worst_share_after=%.3f (%s)",
-                verdict.text().replace(' ', '_'), triggerEndMillis / 1e3, boundMillis,
-                Double.isNaN(recoveredAtMillis) ? "never" : String.format(Locale.ROOT, "%.1fs", recoveredAtMillis / 1e3),
-                goodputShareBefore, worstShareAfter, reason);
+                verdict.text().replace(' ', '_'), trigger.endMillis() / 1e3, trigger.boundMillis(),
+                Double.isNaN(shares.recoveredAtMillis()) ? "never"
+                        : String.format(Locale.ROOT, "%.1fs", shares.recoveredAtMillis() / 1e3),
+                shares.goodputShareBefore(), shares.worstShareAfter(), reason);
     }
 }

@@ -85,19 +85,25 @@ public final class SegmentTable {
 
         SegmentRow row(String operation, String segment, long opRequests, long opTotalNanos) {
             long n = requests.sum();
-            return new SegmentRow(operation, segment, n, opRequests, entries.sum(),
-                    n == 0 ? 0 : selfSum.sum() / 1_000.0 / n,
-                    selfNanos.getValueAtPercentile(50) / 1_000.0,
-                    selfNanos.getValueAtPercentile(99) / 1_000.0,
-                    selfMax.get() / 1_000.0,
-                    opTotalNanos == 0 ? 0 : 100.0 * selfSum.sum() / opTotalNanos,
-                    n == 0 ? 0 : inclusiveSum.sum() / 1_000.0 / n,
-                    selfSum.sum());
+            return SegmentRow.builder()
+                    .operation(operation)
+                    .segment(segment)
+                    .requests(n)
+                    .operationRequests(opRequests)
+                    .entries(entries.sum())
+                    .meanMicros(n == 0 ? 0 : selfSum.sum() / 1_000.0 / n)
+                    .p50Micros(selfNanos.getValueAtPercentile(50) / 1_000.0)
+                    .p99Micros(selfNanos.getValueAtPercentile(99) / 1_000.0)
+                    .maxMicros(selfMax.get() / 1_000.0)
+                    .sharePercent(opTotalNanos == 0 ? 0 : 100.0 * selfSum.sum() / opTotalNanos)
+                    .inclusiveMeanMicros(n == 0 ? 0 : inclusiveSum.sum() / 1_000.0 / n)
+                    .selfTotalNanos(selfSum.sum())
+                    .build();
         }
     }
 
     /**
-     * One operation's one segment.
+     * One operation's one segment. Built by {@link #builder()}.
      *
      * @param operation         e.g. "pay"
      * @param segment           e.g. "lock.wait"
@@ -125,5 +131,71 @@ public final class SegmentTable {
             double sharePercent,
             double inclusiveMeanMicros,
             long selfTotalNanos) {
+
+        /** @return a builder of a row of a segment nobody entered: every figure 0 */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** Builds a {@link SegmentRow} figure by figure (units as the components'); a figure not set is 0. Not thread-safe. */
+        public static final class Builder {
+            private String operation;
+            private String segment;
+            private long requests;
+            private long operationRequests;
+            private long entries;
+            private double meanMicros;
+            private double p50Micros;
+            private double p99Micros;
+            private double maxMicros;
+            private double sharePercent;
+            private double inclusiveMeanMicros;
+            private long selfTotalNanos;
+
+            private Builder() {
+            }
+
+            /** @see SegmentRow#operation() */
+            public Builder operation(String name) { operation = name; return this; }
+
+            /** @see SegmentRow#segment() */
+            public Builder segment(String name) { segment = name; return this; }
+
+            /** @see SegmentRow#requests() */
+            public Builder requests(long n) { requests = n; return this; }
+
+            /** @see SegmentRow#operationRequests() */
+            public Builder operationRequests(long n) { operationRequests = n; return this; }
+
+            /** @see SegmentRow#entries() */
+            public Builder entries(long n) { entries = n; return this; }
+
+            /** @see SegmentRow#meanMicros() */
+            public Builder meanMicros(double us) { meanMicros = us; return this; }
+
+            /** @see SegmentRow#p50Micros() */
+            public Builder p50Micros(double us) { p50Micros = us; return this; }
+
+            /** @see SegmentRow#p99Micros() */
+            public Builder p99Micros(double us) { p99Micros = us; return this; }
+
+            /** @see SegmentRow#maxMicros() */
+            public Builder maxMicros(double us) { maxMicros = us; return this; }
+
+            /** @see SegmentRow#sharePercent() */
+            public Builder sharePercent(double percent) { sharePercent = percent; return this; }
+
+            /** @see SegmentRow#inclusiveMeanMicros() */
+            public Builder inclusiveMeanMicros(double us) { inclusiveMeanMicros = us; return this; }
+
+            /** @see SegmentRow#selfTotalNanos() */
+            public Builder selfTotalNanos(long ns) { selfTotalNanos = ns; return this; }
+
+            /** @return the SegmentRow */
+            public SegmentRow build() {
+                return new SegmentRow(operation, segment, requests, operationRequests, entries, meanMicros, p50Micros,
+                        p99Micros, maxMicros, sharePercent, inclusiveMeanMicros, selfTotalNanos);
+            }
+        }
     }
 }

@@ -9,8 +9,9 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
-import archlab.timeline.HiccupSummary;
-import archlab.timeline.RunTimeline;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,10 +23,13 @@ class ChaosEvidenceTest {
     private static final RequestContext CTX = RequestContext.background();
 
     private static RunResult run(long maxOverrunNanos, long unfinished, double sendLagMaxMicros) {
-        LatencySummary none = new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, "");
-        LatencySummary lag = new LatencySummary(1, sendLagMaxMicros, sendLagMaxMicros, 0, 0, 0, 0, 0, 0, 0, "");
-        return new RunResult(LoadSpec.book(), 1, 1, 0, 1, 0, 0, 0, 0, unfinished, 1, none, Map.of(), lag, Map.of(),
-                maxOverrunNanos, List.of(), 0, 0, RunTimeline.NONE, HiccupSummary.NONE);
+        LatencySummary none = LatencySummary.builder().build();
+        LatencySummary lag = LatencySummary.builder().count(1).meanMicros(sendLagMaxMicros).maxMicros(sendLagMaxMicros)
+                .build();
+        return RunResult.builder().spec(LoadSpec.book()).requests(new Requests(1, 1, 0))
+                .outcomes(new Outcomes(1, 0, 0, 0, 0))
+                .unfinished(unfinished).wallNanos(1).latencies(new Latencies(none, Map.of(), lag, Map.of(), maxOverrunNanos))
+                .build();
     }
 
     @Test
@@ -43,19 +47,19 @@ class ChaosEvidenceTest {
 
         ChaosEvidence down = ChaosEvidence.measure(d, List.of("o-1", "o-2", "o-3", "o-4", "o-5", "o-6"), paid::contains,
                 id -> 1, held, Set.of("o-4"), true, 0, run(2_000_000, 0, 700));
-        assertThat(down.paidOrders()).isEqualTo(4);
-        assertThat(down.heldWhileNotifierDown()).as("o-2 and o-3 held while the notifier is down").isEqualTo(2);
-        assertThat(down.parked()).containsExactly("o-4");
-        assertThat(down.notNotifiedOnce()).containsExactly("o-5 notified 1x, not PAID");
-        assertThat(down.chargedNotPaid()).containsExactly("o-6");
+        assertThat(down.money().paidOrders()).isEqualTo(4);
+        assertThat(down.delivery().heldWhileNotifierDown()).as("o-2 and o-3 held while the notifier is down").isEqualTo(2);
+        assertThat(down.delivery().parked()).containsExactly("o-4");
+        assertThat(down.delivery().notNotifiedOnce()).containsExactly("o-5 notified 1x, not PAID");
+        assertThat(down.money().chargedNotPaid()).containsExactly("o-6");
         assertThat(down.reservationsLeaked()).as("o-6 holds a unit it is not PAID for").isEqualTo(1);
-        assertThat(down.maxOverrunNanos()).isEqualTo(2_000_000);
-        assertThat(down.sendLagMaxNanos()).isEqualTo(700_000);
+        assertThat(down.deadlines().maxOverrunNanos()).isEqualTo(2_000_000);
+        assertThat(down.deadlines().sendLagMaxNanos()).isEqualTo(700_000);
 
         ChaosEvidence up = ChaosEvidence.measure(d, List.of("o-1", "o-2", "o-3", "o-4", "o-5", "o-6"), paid::contains,
                 id -> 1, held, Set.of("o-4"), false, 0, run(0, 0, 0));
-        assertThat(up.heldWhileNotifierDown()).isZero();
-        assertThat(up.notNotifiedOnce()).containsExactly("o-2 PAID, notified 0x, held in the outbox",
+        assertThat(up.delivery().heldWhileNotifierDown()).isZero();
+        assertThat(up.delivery().notNotifiedOnce()).containsExactly("o-2 PAID, notified 0x, held in the outbox",
                 "o-3 PAID, notified 0x, held in the outbox", "o-5 notified 1x, not PAID");
     }
 }

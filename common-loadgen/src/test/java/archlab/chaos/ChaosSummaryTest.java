@@ -11,7 +11,8 @@ class ChaosSummaryTest {
 
     private static ChaosVerdict verdict(long seed, long doubleCharges, long sendLagMaxNanos) {
         return ChaosVerdict.judge(seed, ChaosMix.draw(seed),
-                new ChaosEvidence(1, doubleCharges, List.of(), 0, List.of(), List.of(), 0, 0, 0, 0, sendLagMaxNanos),
+                new ChaosEvidence(new ChaosEvidence.Money(1, doubleCharges, List.of(), 0),
+                        new ChaosEvidence.Delivery(List.of(), List.of(), 0), 0, new ChaosEvidence.Deadlines(0, 0, sendLagMaxNanos)),
                 Duration.ofMillis(5));
     }
 

@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import archlab.downstream.ConnectionPool.Settings;
 import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
+import archlab.report.ReportWriter;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -65,9 +70,9 @@ class ConnectionPoolTest {
         release.countDown();
         holder.get(5, TimeUnit.SECONDS);
         ConnectionPool.Snapshot s = pool.snapshot();
-        assertThat(s.waitTimeouts()).isEqualTo(1);
-        assertThat(s.acquired()).isEqualTo(1);
-        assertThat(s.waitingMax()).isEqualTo(1);
+        assertThat(s.acquisitions().waitTimeouts()).isEqualTo(1);
+        assertThat(s.acquisitions().acquired()).isEqualTo(1);
+        assertThat(s.highWater().waitingMax()).isEqualTo(1);
     }
 
     @Test
@@ -90,10 +95,10 @@ class ConnectionPoolTest {
 
         assertThat(sent).as("sent 800 ms after its caller's deadline").isTrue();
         ConnectionPool.Snapshot s = pool.snapshot();
-        assertThat(s.acquired()).isEqualTo(2);
-        assertThat(s.waited()).isEqualTo(1);
-        assertThat(s.waitTimeouts()).isZero();
-        assertThat(s.inUseMax()).isEqualTo(1);
+        assertThat(s.acquisitions().acquired()).isEqualTo(2);
+        assertThat(s.acquisitions().waited()).isEqualTo(1);
+        assertThat(s.acquisitions().waitTimeouts()).isZero();
+        assertThat(s.highWater().inUseMax()).isEqualTo(1);
     }
 
     @Test
@@ -112,9 +117,9 @@ class ConnectionPoolTest {
         assertThat(third.get(5, TimeUnit.SECONDS)).isBetween(1, 2);
         a.get(5, TimeUnit.SECONDS);
         b.get(5, TimeUnit.SECONDS);
-        assertThat(pool.snapshot().inUseMax()).isEqualTo(2);
-        assertThat(pool.snapshot().waited()).isEqualTo(1);
-        assertThat(pool.snapshot().waitingMax()).isEqualTo(1);
+        assertThat(pool.snapshot().highWater().inUseMax()).isEqualTo(2);
+        assertThat(pool.snapshot().acquisitions().waited()).isEqualTo(1);
+        assertThat(pool.snapshot().highWater().waitingMax()).isEqualTo(1);
         assertThat(pool.inUse()).isZero();
     }
 
@@ -172,5 +177,21 @@ class ConnectionPoolTest {
             assertThat(System.nanoTime()).as("a caller in line within 5 s").isLessThan(until);
             Thread.onSpinWait();
         }
+    }
+
+    @Test
+    @DisplayName("a snapshot in a report's JSON has the saved report's pool fields, in the saved order")
+    void snapshotJsonKeepsTheSavedShape() throws Exception {
+        Path saved = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent()
+                .resolve("book/results/ch12-1-baseline/scenario-retry-storm.json");
+        String json = ReportWriter.mapper().writeValueAsString(pool(1).snapshot());
+        JsonNode written = ReportWriter.mapper().readTree(json);
+        JsonNode savedPool = ReportWriter.mapper().readTree(saved.toFile()).at("/downstream/paymentPool");
+        assertThat(savedPool.isObject()).as("the saved report has a payment pool").isTrue();
+        List<String> writtenNames = new ArrayList<>();
+        List<String> savedNames = new ArrayList<>();
+        written.fieldNames().forEachRemaining(writtenNames::add);
+        savedPool.fieldNames().forEachRemaining(savedNames::add);
+        assertThat(writtenNames).containsExactlyElementsOf(savedNames);
     }
 }

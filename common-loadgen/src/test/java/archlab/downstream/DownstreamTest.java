@@ -38,7 +38,8 @@ class DownstreamTest {
         downstream.notifier().notify(NO_DEADLINE, Notification.orderPaid("o-1"));
 
         DownstreamCounts counts = downstream.counts();
-        assertThat(counts).isEqualTo(new DownstreamCounts(2, 1, 1, 0, 0, 1, 0, 0, 0));
+        assertThat(counts)
+                .isEqualTo(DownstreamCounts.builder().inventoryCalls(2).paymentCalls(1).notifyCalls(1).charges(1).build());
         assertThat(counts.reportLine()).startsWith("downstream inventory=2 payment=1 notify=1 ");
         assertThat(downstream.ledger().chargedOrderIds()).containsExactly("o-1");
     }

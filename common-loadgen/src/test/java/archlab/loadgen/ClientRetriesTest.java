@@ -27,8 +27,8 @@ class ClientRetriesTest {
     private final FakeClock clock = new FakeClock().setAutoIncrementStep(Duration.ofNanos(200_000));
 
     private static LoadSpec spec(int rate, long millis, ClientRetryPolicy retries) {
-        return new LoadSpec(rate, Duration.ofMillis(millis), TIMEOUT, Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
-                .withRetries(retries);
+        return LoadSpec.builder().ratePerSecond(rate).duration(Duration.ofMillis(millis)).timeout(TIMEOUT).traceEvery(0)
+                .retries(retries).build();
     }
 
     /** The runner on the fake clock, no timeline, back-offs waited out by moving the fake clock. */
@@ -125,8 +125,8 @@ class ClientRetriesTest {
     void callerAbandonsAHungAttempt() {
         Map<Long, Integer> attemptsBySequence = new ConcurrentHashMap<>();
         RunResult r = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF).run(
-                new LoadSpec(1, Duration.ofSeconds(1), Duration.ofMillis(20), Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
-                        .withRetries(ClientRetryPolicy.immediately(2)),
+                LoadSpec.builder().ratePerSecond(1).duration(Duration.ofSeconds(1)).timeout(Duration.ofMillis(20))
+                        .traceEvery(0).retries(ClientRetryPolicy.immediately(2)).build(),
                 workload((seq, ctx) -> {
                     if (attemptsBySequence.merge(seq, 1, Integer::sum) == 1) {
                         Thread.sleep(120); // the service holds the first attempt well past its 20 ms deadline
@@ -198,8 +198,8 @@ class ClientRetriesTest {
     @DisplayName("the timeline counts the retries apart: the run's intervals add up to attempts - planned")
     void timelineCountsRetries() {
         RunResult r = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(
-                new LoadSpec(500, Duration.ofMillis(200), TIMEOUT, Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
-                        .withRetries(ClientRetryPolicy.immediately(3)),
+                LoadSpec.builder().ratePerSecond(500).duration(Duration.ofMillis(200)).timeout(TIMEOUT).traceEvery(0)
+                        .retries(ClientRetryPolicy.immediately(3)).build(),
                 workload((seq, ctx) -> {
                     throw new IllegalStateException("down");
                 }));
@@ -212,8 +212,8 @@ class ClientRetriesTest {
     @DisplayName("an attempt the caller gave up on is its own failure cause, not the service's DeadlineExceededException")
     void givingUpIsItsOwnCause() {
         RunResult r = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF).run(
-                new LoadSpec(1, Duration.ofSeconds(1), Duration.ofMillis(20), Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0)
-                        .withRetries(ClientRetryPolicy.immediately(2)),
+                LoadSpec.builder().ratePerSecond(1).duration(Duration.ofSeconds(1)).timeout(Duration.ofMillis(20))
+                        .traceEvery(0).retries(ClientRetryPolicy.immediately(2)).build(),
                 workload((seq, ctx) -> Thread.sleep(60)));
         assertThat(r.timedOut()).isEqualTo(1);
         assertThat(r.failureCauses()).containsOnlyKeys("CallerGaveUp");

@@ -58,7 +58,8 @@ class OpenLoopRunnerTest {
     }
 
     private static LoadSpec spec(int rate, long millis, Duration timeout) {
-        return new LoadSpec(rate, Duration.ofMillis(millis), timeout, Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0);
+        return LoadSpec.builder().ratePerSecond(rate).duration(Duration.ofMillis(millis)).timeout(timeout).traceEvery(0)
+                .build();
     }
 
     private static void sleep(long millis) {

@@ -24,7 +24,8 @@ class OpenLoopRunnerTimelineTest {
     private static final Duration GENEROUS = Duration.ofSeconds(5);
 
     private static LoadSpec spec(int rate, long millis) {
-        return new LoadSpec(rate, Duration.ofMillis(millis), GENEROUS, Arrival.fixed(), ThreadKind.VIRTUAL, Duration.ZERO, 0);
+        return LoadSpec.builder().ratePerSecond(rate).duration(Duration.ofMillis(millis)).timeout(GENEROUS)
+                .traceEvery(0).build();
     }
 
     /** Odd sequences fail, every seventh is rejected, the rest complete. */

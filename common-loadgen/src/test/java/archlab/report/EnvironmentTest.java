@@ -13,10 +13,10 @@ class EnvironmentTest {
     @DisplayName("current() describes this JVM: its version, its processors, its heap and an ISO-8601 instant")
     void currentDescribesThisJvm() {
         Environment env = Environment.current();
-        assertThat(env.jdk()).isEqualTo(Runtime.version().toString());
-        assertThat(env.cores()).isEqualTo(Runtime.getRuntime().availableProcessors());
-        assertThat(env.maxHeapMiB()).isEqualTo(Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        assertThat(env.os()).contains(System.getProperty("os.name"));
+        assertThat(env.machine().jdk()).isEqualTo(Runtime.version().toString());
+        assertThat(env.machine().cores()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(env.machine().maxHeapMiB()).isEqualTo(Runtime.getRuntime().maxMemory() / (1024 * 1024));
+        assertThat(env.machine().os()).contains(System.getProperty("os.name"));
         assertThat(Instant.parse(env.at())).isBeforeOrEqualTo(Instant.now());
     }
 

@@ -38,7 +38,8 @@ class LatencyTargetTest {
     @Test
     @DisplayName("a hiccup p99 over half the target, the generator on time, says the machine stalled: not a judgement of the service")
     void stalledMachineIsNamed() {
-        RunResult stalled = Samples.withHiccups(run, new HiccupSummary(1_000, 3_000, 45, 900, 7_000, 9_000, 12_000));
+        RunResult stalled = Samples.withHiccups(run, HiccupSummary.builder().periodMicros(1_000).samples(3_000)
+                .p50Micros(45).p90Micros(900).p99Micros(7_000).p999Micros(9_000).maxMicros(12_000).build());
         assertThat(LatencyTarget.line("pay p99", 13_000, 12_000_000L, "2 x floor", stalled))
                 .endsWith(": MISSED (send-lag p99 0.345 ms, hiccup p99 7.000 ms, the machine stalled: not a judgement of the service)");
     }

@@ -7,6 +7,9 @@ import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
 import archlab.request.Outcome;
 import archlab.loadgen.RunResult;
+import archlab.loadgen.RunResult.Latencies;
+import archlab.loadgen.RunResult.Outcomes;
+import archlab.loadgen.RunResult.Requests;
 import archlab.loadgen.testing.FakeClock;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
@@ -44,11 +47,12 @@ class ReportWriterTest {
             h.record(i * 1_000_000L); // 1 ms .. 137 ms
         }
         LoadSpec spec = LoadSpec.book().withArrival(Arrival.poisson(7)).withWarmup(Duration.ofMillis(1500));
-        RunResult run = new RunResult(spec, 150, 150, 0, 137, 0, 0, 0, 13, 0, 3_000_000_000L, h.summary(), Map.of(),
-                h.summary(), Map.of(), 0, List.of(), 0, 2250, archlab.timeline.RunTimeline.NONE,
-                archlab.timeline.HiccupSummary.NONE);
-        report = new RunReport("test-module", "writer-test", Samples.ENV, run, Samples.downstream(3, 2, 1),
-                Samples.money(2, 1), List.of(new ReportLine("outbox_depth", 4L)), null, null, null);
+        RunResult run = RunResult.builder().spec(spec).requests(new Requests(150, 150, 0))
+                .outcomes(new Outcomes(137, 0, 0, 0, 13)).wallNanos(3_000_000_000L)
+                .latencies(new Latencies(h.summary(), Map.of(), h.summary(), Map.of(), 0)).warmupRequests(2250).build();
+        report = RunReport.builder().module("test-module").name("writer-test").environment(Samples.ENV).run(run)
+                .downstream(Samples.downstream(3, 2, 1)).money(Samples.money(2, 1))
+                .extra(List.of(new ReportLine("outbox_depth", 4L))).build();
         ReportWriter.write(dir, report);
         json = new ObjectMapper().readTree(dir.resolve("writer-test.json").toFile());
     }
@@ -142,8 +146,7 @@ class ReportWriterTest {
                 rec.ended(Outcome.COMPLETED, i * 1_000_000L);
             }
             clock.advance(50_000_000L);
-            return new RunReport(r.module(), r.name(), r.environment(), r.run().withTimeline(rec.finish()), r.downstream(),
-                    r.money(), r.extra(), r.profile(), r.spread(), r.jitWarmUp());
+            return r.toBuilder().run(r.run().withTimeline(rec.finish())).build();
         } finally {
             rec.close();
         }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.RunResult;
-import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -22,8 +21,8 @@ class RunReportBookLinesTest {
     private static RunReport bookReport() {
         RunResult run = Samples.result(LoadSpec.book(), 4500, 4500, 2940, 1170, 3_198_170_000L,
                 Samples.latency(4111, 199, 208, 399, 198_500, 203_000, 207_400, 398_100));
-        return new RunReport("ch12-1-baseline", "baseline", Samples.ENV, run, Samples.downstream(1028, 358, 169),
-                Samples.money(358, 0), List.of(), null, null, null);
+        return RunReport.builder().module("ch12-1-baseline").name("baseline").environment(Samples.ENV).run(run)
+                .downstream(Samples.downstream(1028, 358, 169)).money(Samples.money(358, 0)).build();
     }
 
     private static RunReport withWall(long completed, long wallNanos) {

@@ -24,9 +24,7 @@ class RunReportLabLinesTest {
 
     /** The same result with {@code n} warm-up requests. */
     private static RunResult withWarmupRequests(RunResult r, long n) {
-        return new RunResult(r.spec(), r.offered(), r.started(), r.notStarted(), r.completed(), r.timedOut(), r.failed(),
-                r.rejected(), r.poolExhausted(), r.unfinished(), r.wallNanos(), r.latency(), r.operations(), r.sendLag(),
-                r.failureCauses(), r.maxOverrunNanos(), r.segments(), r.tracedRequests(), n, r.timeline(), r.hiccups());
+        return r.toBuilder().warmupRequests(n).build();
     }
 
     private static String settingsLine(RunReport report) {
@@ -85,9 +83,12 @@ class RunReportLabLinesTest {
     @Test
     @DisplayName("measured integrity figures are printed as numbers")
     void measuredIntegrityFiguresArePrinted() {
-        MoneyEvidence money = new MoneyEvidence(5, 5, 0, 4, 1, 2, 3, 0, 7).withAfterReconcile(0);
-        RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
-                Samples.downstream(1, 1, 1), money, List.of(), null, null, null);
+        MoneyEvidence money = MoneyEvidence.builder().charges(5).distinctOrdersCharged(5).paidOrders(4)
+                .chargedButNotPaid(1).chargedButNotPaidAfterReconcile(2).paidButNotNotified(3).notifiedMoreThanOnce(0)
+                .reservationsLeaked(7).build().withAfterReconcile(0);
+        RunReport report = RunReport.builder().module("m").name("n").environment(Samples.ENV)
+                .run(Samples.detailed(LoadSpec.book(), List.of()))
+                .downstream(Samples.downstream(1, 1, 1)).money(money).build();
         assertThat(report.labLines()).contains("integrity charged_not_paid_after_reconcile=0 paid_not_notified=3"
                 + " notified_more_than_once=0 reservations_leaked=7");
     }
@@ -139,9 +140,11 @@ class RunReportLabLinesTest {
     @Test
     @DisplayName("chapter figures are printed as name=value, doubles with 4 decimals")
     void extraFiguresArePrinted() {
-        RunReport report = new RunReport("m", "n", Samples.ENV, Samples.detailed(LoadSpec.book(), List.of()),
-                Samples.downstream(1, 1, 1), Samples.money(1, 0),
-                List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)), null, null, null);
+        RunReport report = RunReport.builder().module("m").name("n").environment(Samples.ENV)
+                .run(Samples.detailed(LoadSpec.book(), List.of()))
+                .downstream(Samples.downstream(1, 1, 1)).money(Samples.money(1, 0))
+                .extra(List.of(new ReportLine("cache_hit_ratio", 0.5), new ReportLine("outbox_depth", 3L)))
+                .build();
         assertThat(report.labLines()).contains("cache_hit_ratio=0.5000", "outbox_depth=3");
         assertThat(report.extraByName()).containsExactly(
                 org.assertj.core.api.Assertions.entry("cache_hit_ratio", 0.5),

@@ -22,8 +22,9 @@ class RunReportTimelineLinesTest {
             + " every 1000us woke: the machine's own stalls, time-weighted)";
 
     private static RunReport report(RunResult run, WarmUp warmUp) {
-        return new RunReport("ch12-1-baseline", "baseline", Samples.ENV, run, Samples.downstream(10, 5, 4),
-                Samples.money(5, 1), List.of(), null, null, warmUp);
+        return RunReport.builder().module("ch12-1-baseline").name("baseline").environment(Samples.ENV).run(run)
+                .downstream(Samples.downstream(10, 5, 4)).money(Samples.money(5, 1))
+                .jitWarmUp(warmUp).build();
     }
 
     private static RunResult detailed(LoadSpec spec) {
@@ -53,8 +54,11 @@ class RunReportTimelineLinesTest {
     @DisplayName("the timeline line follows the hiccup line and names the interval log beside the report, <name>.hlog")
     void timelineLineNamesTheLog() {
         RunTimeline t = new RunTimeline(Duration.ofMillis(100), Duration.ofMillis(1), List.of(
-                new Interval(Interval.RUN, 0, 100, 150, 150, 150, 0, 0, 0, 0, 2_000, 4_000, 4_100, 40, 200),
-                new Interval(Interval.RUN, 100, 100, 150, 150, 148, 2, 0, 0, 0, 2_500, 9_000, 9_100, 45, 1_200)), 0, 0,
+                Interval.builder().phase(Interval.RUN).lengthMillis(100).offered(150).started(150).completed(150)
+                        .latencyMicros(2_000, 4_000, 4_100).sendLagP99Micros(40).hiccupMaxMicros(200).build(),
+                Interval.builder().phase(Interval.RUN).startMillis(100).lengthMillis(100).offered(150).started(150)
+                        .completed(148).timedOut(2).latencyMicros(2_500, 9_000, 9_100).sendLagP99Micros(45)
+                        .hiccupMaxMicros(1_200).build()), 0, 0,
                 List.of());
         RunReport r = report(detailed(LoadSpec.book()).withTimeline(t), null);
         List<String> lines = r.labLines();
@@ -91,13 +95,7 @@ class RunReportTimelineLinesTest {
     void bothWarmUps() {
         WarmUp w = new WarmUp(Duration.ofMillis(1500), 1_500, 2_250, "m/n", true, RunTimeline.NONE);
         RunResult withRunnerWarmUp = detailed(LoadSpec.book().withWarmup(Duration.ofSeconds(1)));
-        RunResult r = new RunResult(withRunnerWarmUp.spec(), withRunnerWarmUp.offered(), withRunnerWarmUp.started(),
-                withRunnerWarmUp.notStarted(), withRunnerWarmUp.completed(), withRunnerWarmUp.timedOut(),
-                withRunnerWarmUp.failed(), withRunnerWarmUp.rejected(), withRunnerWarmUp.poolExhausted(),
-                withRunnerWarmUp.unfinished(), withRunnerWarmUp.wallNanos(), withRunnerWarmUp.latency(),
-                withRunnerWarmUp.operations(), withRunnerWarmUp.sendLag(), withRunnerWarmUp.failureCauses(),
-                withRunnerWarmUp.maxOverrunNanos(), withRunnerWarmUp.segments(), withRunnerWarmUp.tracedRequests(), 1_500,
-                withRunnerWarmUp.timeline(), withRunnerWarmUp.hiccups());
+        RunResult r = withRunnerWarmUp.toBuilder().warmupRequests(1_500).build();
         assertThat(line(report(r, w), "settings ")).contains(" warmup=jit 1.5s at 1500/s on a scratch fixture just"
                 + " before this run (2250 requests, excluded); then 1s (1500 requests, excluded) on this run's fixture trace=");
     }

@@ -15,10 +15,11 @@ class SpreadTest {
 
     /** A report whose offered, completed and charged-not-paid figures are {@code offered}, {@code completed}, {@code cnp}. */
     private static RunReport report(long offered, long completed, long chargedNotPaid) {
-        return new RunReport("m", "n", Samples.ENV,
-                Samples.result(LoadSpec.book(), offered, offered, completed, 0, 2_000_000_000L,
-                        Samples.latency(completed, 10, 20, 30, 9_000, 15_000, 19_000, 29_000)),
-                Samples.downstream(0, 0, 0), Samples.money(chargedNotPaid + 1, chargedNotPaid), List.of(), null, null, null);
+        return RunReport.builder().module("m").name("n").environment(Samples.ENV)
+                .run(Samples.result(LoadSpec.book(), offered, offered, completed, 0, 2_000_000_000L,
+                        Samples.latency(completed, 10, 20, 30, 9_000, 15_000, 19_000, 29_000)))
+                .downstream(Samples.downstream(0, 0, 0))
+                .money(Samples.money(chargedNotPaid + 1, chargedNotPaid)).build();
     }
 
     private static List<RunReport> reports(long... offered) {

@@ -89,8 +89,9 @@ class LabRunOverridesTest {
         LabRun run = fresh().withOverrides(props("lab.rate", "1000", "lab.duration", "5s", "lab.timeout", "300ms",
                 "lab.threads", "platform", "lab.arrival", "poisson:7", "lab.warmup", "2s", "lab.trace", "10",
                 "lab.repeat", "3", "lab.profile", "false"));
-        assertThat(run.spec()).isEqualTo(new LoadSpec(1000, Duration.ofSeconds(5), Duration.ofMillis(300),
-                Arrival.poisson(7), ThreadKind.PLATFORM, Duration.ofSeconds(2), 10));
+        assertThat(run.spec()).isEqualTo(LoadSpec.builder().ratePerSecond(1000).duration(Duration.ofSeconds(5))
+                .timeout(Duration.ofMillis(300)).arrival(Arrival.poisson(7)).threads(ThreadKind.PLATFORM)
+                .warmup(Duration.ofSeconds(2)).traceEvery(10).build());
         assertThat(run.repetitions()).isEqualTo(3);
         assertThat(run.profiled()).isFalse();
     }

@@ -48,7 +48,7 @@ final class RecordingFixture implements LabFixture {
     @Override
     public DownstreamCounts downstreamCounts() {
         calls.add("downstreamCounts");
-        return new DownstreamCounts(executed.get(), 0, 0, 0, 0, 0, 0, 0, 0);
+        return DownstreamCounts.builder().inventoryCalls(executed.get()).build();
     }
 
     @Override

@@ -50,7 +50,7 @@ class CapacitySweepRunTest {
 
         @Override
         public DownstreamCounts downstreamCounts() {
-            return new DownstreamCounts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+            return DownstreamCounts.builder().build();
         }
 
         @Override

@@ -17,9 +17,7 @@ class DisturbedRunTest {
 
     private static SweepRow row(long p99Micros, long sendLagP99Micros, long hiccupP99Micros) {
         SweepRow r = Rows.row(1_000, 1_000, p99Micros, sendLagP99Micros, 0.3);
-        return new SweepRow(r.ratePerSecond(), r.offered(), r.completed(), r.timedOut(), r.failed(), r.rejected(),
-                r.poolExhausted(), r.unfinished(), r.goodput(), r.rpsCompleted(), r.p50Micros(), r.p99Micros(),
-                r.sendLagP99Micros(), r.cpuShare(), hiccupP99Micros);
+        return r.toBuilder().hiccupP99Micros(hiccupP99Micros).build();
     }
 
     @Test

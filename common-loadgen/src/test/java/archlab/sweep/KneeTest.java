@@ -27,7 +27,7 @@ class KneeTest {
         assertThat(knee.ratePerSecond()).isEqualTo(500);
         assertThat(knee.qualifying()).containsExactly(250, 500);
         assertThat(knee.firstPastKnee()).isEqualTo(750);
-        assertThat(knee.p99CeilingMicros()).isEqualTo(CEILING_MICROS);
+        assertThat(knee.rule().p99CeilingMicros()).isEqualTo(CEILING_MICROS);
         assertThat(knee.nonMonotone()).isEmpty();
     }
 
@@ -70,7 +70,7 @@ class KneeTest {
     @Test
     @DisplayName("the definition names both conditions with the numbers filled in")
     void definitionInWords() {
-        assertThat(Knee.find(List.of(row(250, 250, 1_000)), PAY_FLOOR_NANOS).definition())
+        assertThat(Knee.find(List.of(row(250, 250, 1_000)), PAY_FLOOR_NANOS).rule().definition())
                 .contains(">= 99%").contains("2 x 8.000 ms = 16.000 ms");
     }
 

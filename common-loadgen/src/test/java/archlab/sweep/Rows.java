@@ -14,7 +14,8 @@ final class Rows {
     }
 
     static SweepRow row(int rate, long completed, long p99Micros, long sendLagP99Micros, double cpuShare) {
-        return new SweepRow(rate, rate, completed, rate - completed, 0, 0, 0, 0, (double) completed / rate, completed,
-                p99Micros / 2, p99Micros, sendLagP99Micros, cpuShare, 0);
+        return SweepRow.builder().ratePerSecond(rate).offered(rate).completed(completed).timedOut(rate - completed)
+                .goodput((double) completed / rate).rpsCompleted(completed).p50Micros(p99Micros / 2)
+                .p99Micros(p99Micros).sendLagP99Micros(sendLagP99Micros).cpuShare(cpuShare).build();
     }
 }

@@ -22,10 +22,12 @@ class RecoveryTest {
     private static List<Interval> run(IntUnaryOperator completedIn, int hiccupAt) {
         List<Interval> run = new ArrayList<>();
         for (int k = 0; k < 30; k++) {
-            run.add(new Interval(Interval.RUN, k * 100.0, 100.0, 150, 150, completedIn.applyAsInt(k), 0, 0, 0, 0,
-                    1_000, 2_000, 3_000, 10, k == hiccupAt ? 40_000 : 100, 0));
+            run.add(Interval.builder().phase(Interval.RUN).startMillis(k * 100.0).lengthMillis(100.0).offered(150)
+                    .started(150).completed(completedIn.applyAsInt(k)).latencyMicros(1_000, 2_000, 3_000)
+                    .sendLagP99Micros(10).hiccupMaxMicros(k == hiccupAt ? 40_000 : 100).build());
         }
-        run.add(new Interval(Interval.RUN, 3_000.0, 12.0, 0, 0, 3, 0, 0, 0, 0, 1_000, 2_000, 3_000, 10, 100, 0));
+        run.add(Interval.builder().phase(Interval.RUN).startMillis(3_000.0).lengthMillis(12.0).completed(3)
+                .latencyMicros(1_000, 2_000, 3_000).sendLagP99Micros(10).hiccupMaxMicros(100).build());
         return run;
     }
 
@@ -38,8 +40,8 @@ class RecoveryTest {
     void recoversWithinTheBound() {
         Recovery r = judge(run(k -> k >= 10 && k < 17 ? 60 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.YES);
-        assertThat(r.recoveredAtMillis()).isEqualTo(1_700.0);
-        assertThat(r.worstShareAfter()).isEqualTo(0.6);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_700.0);
+        assertThat(r.shares().worstShareAfter()).isEqualTo(0.6);
     }
 
     @Test
@@ -54,7 +56,7 @@ class RecoveryTest {
             default -> 150;
         }, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.YES);
-        assertThat(r.recoveredAtMillis()).isEqualTo(1_500.0);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_500.0);
         assertThat(r.line()).startsWith("recovery=yes trigger_end=1.5s bound=500ms recovered_at=1.5s");
     }
 
@@ -63,7 +65,7 @@ class RecoveryTest {
     void staysDown() {
         Recovery r = judge(run(k -> k >= 10 ? 40 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).isNaN();
+        assertThat(r.shares().recoveredAtMillis()).isNaN();
         assertThat(r.reason()).contains("still below 95%");
     }
 
@@ -72,7 +74,7 @@ class RecoveryTest {
     void backTooLate() {
         Recovery r = judge(run(k -> k >= 10 && k < 23 ? 100 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).as("the first window of three from 2.3 s").isEqualTo(2_300.0);
+        assertThat(r.shares().recoveredAtMillis()).as("the first window of three from 2.3 s").isEqualTo(2_300.0);
     }
 
     @Test
@@ -80,7 +82,7 @@ class RecoveryTest {
     void aRelapseCounts() {
         Recovery r = judge(run(k -> (k >= 10 && k < 16) || k == 26 ? 60 : 150, -1));
         assertThat(r.verdict()).isEqualTo(Verdict.NO);
-        assertThat(r.recoveredAtMillis()).isEqualTo(2_700.0);
+        assertThat(r.shares().recoveredAtMillis()).isEqualTo(2_700.0);
     }
 
     @Test

@@ -13,8 +13,9 @@ class RunTimelineTest {
 
     /** An interval of {@code phase} at {@code startMillis}: 100 ms long, 150 offered, {@code completed} completed. */
     private static Interval interval(String phase, double startMillis, long completed, long p99Micros, long hiccupMaxMicros) {
-        return new Interval(phase, startMillis, 100, 150, 150, completed, 0, 0, 0, 0, p99Micros / 2, p99Micros,
-                p99Micros + 1, 50, hiccupMaxMicros);
+        return Interval.builder().phase(phase).startMillis(startMillis).lengthMillis(100).offered(150).started(150)
+                .completed(completed).latencyMicros(p99Micros / 2, p99Micros, p99Micros + 1).sendLagP99Micros(50)
+                .hiccupMaxMicros(hiccupMaxMicros).build();
     }
 
     private static RunTimeline timeline(List<Interval> intervals, long originNanos) {

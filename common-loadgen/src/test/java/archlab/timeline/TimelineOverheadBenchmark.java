@@ -2,14 +2,12 @@ package archlab.timeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.loadgen.Arrival;
 import archlab.loadgen.LoadSpec;
 import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.request.Outcome;
 import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
-import archlab.loadgen.ThreadKind;
 import archlab.loadgen.Workload;
 import archlab.report.ReportWriter;
 import java.lang.management.ManagementFactory;
@@ -254,8 +252,7 @@ class TimelineOverheadBenchmark {
             public void execute(long sequence, String operation, RequestContext ctx) {
             }
         };
-        LoadSpec spec = new LoadSpec(1_500, Duration.ofSeconds(3), Duration.ofMillis(200), Arrival.fixed(),
-                ThreadKind.VIRTUAL, Duration.ZERO, 0);
+        LoadSpec spec = LoadSpec.builder().traceEvery(0).build();
         OpenLoopRunner on = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT);
         OpenLoopRunner off = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF);
         on.run(spec.withDuration(Duration.ofSeconds(1)), noop); // warm both
