@@ -1,11 +1,29 @@
 #!/usr/bin/env bash
 # Reruns the lab's load runs on this machine and refreshes what the chapters quote:
 # book/results (reports), book/figures (charts, flame graphs) and the chapters' code excerpts and figures.
-# Takes a few minutes. Commit what changed: the chapters then state this machine's numbers.
+# Takes several minutes.
+#
+#   bash book/refresh.sh            a reader's refresh: never leaves the book worse off. If this machine's numbers make
+#                                   a sentence of the chapters false, the book is put back as committed (its tests pass),
+#                                   the new results are kept under book/target/refresh/, and the false sentences are
+#                                   listed (sentence, values, condition) in book/target/refresh/problems.txt.
+#   bash book/refresh.sh --author   the author's refresh: the book keeps the new numbers and the run fails on every
+#                                   false sentence, to be rewritten before committing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/jdk.sh
 MVN=(mvn -B -ntp)
+mode=reader
+case "${1:-}" in
+  --author) mode=author ;;
+  "") ;;
+  *) echo "usage: bash book/refresh.sh [--author]" >&2; exit 2 ;;
+esac
+if [ "$mode" = reader ] && [ -n "$(git status --porcelain -- book/ 2>/dev/null)" ]; then
+  echo "book/ has uncommitted changes; commit or stash them first (a reader's refresh restores book/ as committed)," >&2
+  echo "or run 'bash book/refresh.sh --author' to refresh on top of them" >&2
+  exit 2
+fi
 
 # excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code;
 # every module's fast tests run first, failures ignored (a stale excerpt is what the next step fixes), since each
@@ -13,5 +31,24 @@ MVN=(mvn -B -ntp)
 "${MVN[@]}" -q test -Dmaven.test.failure.ignore=true
 "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
-"${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false
-git status --short book/ || true
+if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false; then
+  git status --short book/ || true
+  echo "refreshed: every sentence of the chapters holds for this machine's numbers; review with 'git diff book/'"
+  exit 0
+fi
+problems=book/target/refresh-problems.txt
+if [ "$mode" = author ]; then
+  [ -s "$problems" ] && { echo "false sentences (rewrite them for the new numbers, then their conditions):"; cat "$problems"; }
+  exit 1
+fi
+keep=book/target/refresh
+rm -rf "$keep" && mkdir -p "$keep"
+[ -s "$problems" ] && cp "$problems" "$keep/problems.txt"
+git diff --name-only -- book/ | while read -r f; do mkdir -p "$keep/$(dirname "$f")"; cp "$f" "$keep/$f"; done
+git ls-files --others --exclude-standard -- book/ | while read -r f; do mkdir -p "$keep/$(dirname "$f")"; cp "$f" "$keep/$f"; done
+git checkout -- book/
+git clean -fdq -- book/results book/figures
+n=$( [ -s "$keep/problems.txt" ] && wc -l < "$keep/problems.txt" || echo 0)
+echo "not applied: this machine's numbers make $n sentence(s) of the chapters false (listed in $keep/problems.txt);"
+echo "the book is as committed (mvn -pl book test passes); what this refresh measured and drew is under $keep/"
+exit 3

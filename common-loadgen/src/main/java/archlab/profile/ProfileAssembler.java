@@ -156,10 +156,12 @@ final class ProfileAssembler {
                     + (virtualThreads != null ? " (" + virtualThreads + ")" : "")
                     + ". Otherwise no thread waited on a lock for longer than the recording's threshold";
         } else if (virtualThreads != null) {
-            why = virtualThreads + ": their lock waits are missing from this table"
-                    + (locks.profiledLockWaits() > 0
-                            ? " (except " + locks.profiledLockWaits() + " waits on a ProfiledLock)" : "")
-                    + ", which under-reports contention. " + ProfileReport.VIRTUAL_THREAD_LOCK_NOTE;
+            why = locks.profiledLockWaits() > 0
+                    ? virtualThreads + ": JFR records none of their lock waits, but a ProfiledLock reports its own, so its "
+                            + locks.profiledLockWaits() + " waits are in this table; a virtual thread's wait on any other lock"
+                            + " is not. " + ProfileReport.VIRTUAL_THREAD_LOCK_NOTE
+                    : virtualThreads + ": their lock waits are missing from this table, which under-reports contention. "
+                            + ProfileReport.VIRTUAL_THREAD_LOCK_NOTE;
         } else {
             return table;
         }

@@ -24,9 +24,17 @@ final class ProfileText {
      * @param topN   rows per table, at least 1
      * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
      */
+    /** A CPU table of fewer samples than this is not ranked: each sample would be several percent of it. */
+    static final long MIN_RANKED_SAMPLES = 20;
+
     static String render(ProfileReport report, int topN) {
         StringBuilder out = new StringBuilder();
         out.append(report.lockTable().render(topN, TopTable.PLUMBING));
+        if (report.lockTable().events() > 1) {
+            out.append(String.format(Locale.ROOT, "(the total sums every wait: %d waits, %s in all, in a %.2f s recording;"
+                            + " threads wait at once, so it is not wall time)%n", report.lockTable().events(),
+                    ValueUnit.NANOSECONDS.format(report.lockTable().total()), report.durationNanos() / 1e9));
+        }
         if (!report.lockWaitByBlocker().isEmpty()) {
             out.append("lock wait by blocker:");
             report.lockWaitByBlocker().forEach((k, v) ->
@@ -36,11 +44,22 @@ final class ProfileText {
         // Go prints the Duration / Total samples line between the CPU table's title and its header
         String cpuText = report.cpuTable().render(topN, TopTable.PLUMBING);
         int eol = cpuText.indexOf('\n') + 1;
-        out.append(cpuText, 0, eol).append(report.cpu().render()).append('\n').append(cpuText.substring(eol));
+        out.append(cpuText, 0, eol).append(report.cpu().render()).append('\n');
+        long cpuSamples = report.cpuTable().events();
+        if (cpuSamples > 0 && cpuSamples < MIN_RANKED_SAMPLES) {
+            out.append(String.format(Locale.ROOT, "  only %d samples: too few to rank methods (one sample is %.1f %% of the table);"
+                    + " the run spent little time running Java code. Rows for tools stay in the JSON report.%n",
+                    cpuSamples, 100.0 / cpuSamples));
+        } else {
+            out.append(cpuText.substring(eol));
+        }
         out.append(report.allocationTable().render(topN, TopTable.PLUMBING));
         out.append(report.gc().render()).append('\n');
         out.append(events(report.events()));
         for (String n : report.notes()) {
+            if (n.equals(report.lockTable().note())) {
+                continue; // printed with the lock table already
+            }
             out.append("NOTE: ").append(n).append('\n');
         }
         out.append("recording: ").append(report.file())
