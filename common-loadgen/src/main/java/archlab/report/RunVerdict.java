@@ -76,8 +76,9 @@ public final class RunVerdict {
         List<String> perOp = shareByOperation.entrySet().stream()
                 .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue())).toList();
         return Optional.of(String.format(Locale.ROOT,
-                "%s, %s of the self time of %d traced requests (%.1f s summed over them); of each operation's own: %s",
-                top, percent(selfBySegment.get(top), total), run.path("tracedRequests").asLong(), total / 1e9,
+                "%s, %s of the self time of %d traced requests (%s summed over them); of each operation's own: %s",
+                top, percent(selfBySegment.get(top), total), run.path("tracedRequests").asLong(),
+                total >= 1e9 ? String.format(Locale.ROOT, "%.1f s", total / 1e9) : millis(total / 1e3),
                 String.join(", ", perOp)));
     }
 

@@ -100,11 +100,12 @@ class LabRunTest {
     }
 
     @Test
-    @DisplayName("the run prints the report's text and where it was written to the output sink")
-    void runPrintsTheReport() {
+    @DisplayName("the run prints the report's text as written (its verdict on top), where it was written, and last the path of its page")
+    void runPrintsTheReport() throws Exception {
         LabRun.Reports outcome = lab("printed").run(RecordingFixture::new);
-        assertThat(printed).contains(outcome.report().text());
+        assertThat(printed).contains(java.nio.file.Files.readString(outcome.textFile()).stripTrailing());
         assertThat(printed).anySatisfy(l -> assertThat(l).startsWith("report: ").contains("printed.txt"));
+        assertThat(printed).last().asString().startsWith("page: ").contains("printed.html");
     }
 
     @Test
