@@ -19,11 +19,20 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: bash book/refresh.sh [--author]" >&2; exit 2 ;;
 esac
-if [ "$mode" = reader ] && [ -n "$(git status --porcelain -- book/ 2>/dev/null)" ]; then
-  echo "book/ has uncommitted changes; commit or stash them first (a reader's refresh restores book/ as committed)," >&2
-  echo "or run 'bash book/refresh.sh --author' to refresh on top of them" >&2
-  exit 2
+if [ "$mode" = reader ]; then
+  git rev-parse --is-inside-work-tree >/dev/null 2>&1 \
+    || { echo "a reader's refresh needs a git clone (it restores book/ from it when needed)" >&2; exit 2; }
+  if [ -n "$(git status --porcelain --untracked-files=all -- book/ 2>/dev/null)" ]; then
+    echo "book/ has uncommitted changes; commit or stash them first (a reader's refresh restores book/ as committed)," >&2
+    echo "or run 'bash book/refresh.sh --author' to refresh on top of them" >&2
+    exit 2
+  fi
+  # whatever stops this script early, book/ goes back as committed
+  restore() { git checkout -q -- book/ && git clean -fdq -- book/results book/figures; }
+  trap 'status=$?; if [ "$status" != 0 ] && [ "$status" != 3 ]; then restore; echo "refresh failed (exit $status): book/ is as committed" >&2; fi' EXIT
 fi
+problems=book/target/refresh-problems.txt
+rm -f "$problems"
 
 # excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code;
 # every module's fast tests run first, failures ignored (a stale excerpt is what the next step fixes), since each
@@ -36,7 +45,10 @@ if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.
   echo "refreshed: every sentence of the chapters holds for this machine's numbers; review with 'git diff book/'"
   exit 0
 fi
-problems=book/target/refresh-problems.txt
+if [ ! -s "$problems" ]; then
+  echo "the refresh step failed without naming a false sentence (see its output above)" >&2
+  exit 1
+fi
 if [ "$mode" = author ]; then
   [ -s "$problems" ] && { echo "false sentences (rewrite them for the new numbers, then their conditions):"; cat "$problems"; }
   exit 1
@@ -46,9 +58,10 @@ rm -rf "$keep" && mkdir -p "$keep"
 [ -s "$problems" ] && cp "$problems" "$keep/problems.txt"
 git diff --name-only -- book/ | while read -r f; do mkdir -p "$keep/$(dirname "$f")"; cp "$f" "$keep/$f"; done
 git ls-files --others --exclude-standard -- book/ | while read -r f; do mkdir -p "$keep/$(dirname "$f")"; cp "$f" "$keep/$f"; done
-git checkout -- book/
-git clean -fdq -- book/results book/figures
-n=$( [ -s "$keep/problems.txt" ] && wc -l < "$keep/problems.txt" || echo 0)
+restore
+n=$(wc -l < "$keep/problems.txt")
+"${MVN[@]}" -q -pl book test > /tmp/archlab-book-after-refresh.log 2>&1 \
+  || { tail -30 /tmp/archlab-book-after-refresh.log; echo "!! book/ was restored, but mvn -pl book test fails" >&2; exit 1; }
 echo "not applied: this machine's numbers make $n sentence(s) of the chapters false (listed in $keep/problems.txt);"
 echo "the book is as committed (mvn -pl book test passes); what this refresh measured and drew is under $keep/"
 exit 3

@@ -2,6 +2,7 @@ package archlab.order;
 
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
+import archlab.downstream.DownstreamException;
 import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.Payments;
 import archlab.request.RequestContext;
@@ -73,44 +74,55 @@ public final class PaymentBulkhead implements Payments {
     public ChargeResult charge(RequestContext ctx, ChargeRequest request) {
         acquire(ctx, ctx.clock().nanoTime());
         CompletableFuture<ChargeResult> answer = new CompletableFuture<>();
-        CALLS.newThread(() -> {
-            try {
-                answer.complete(payments.charge(ctx, request));
-            } catch (Throwable e) {
-                answer.completeExceptionally(e);
-            } finally {
-                permits.release(); // when the provider answers: until then its connection is busy
-            }
-        }).start();
+        RequestContext call = ctx.withoutTrace(); // the request's trace stays on the request's thread
+        try {
+            CALLS.newThread(() -> {
+                try {
+                    answer.complete(payments.charge(call, request));
+                } catch (Throwable e) {
+                    answer.completeExceptionally(e);
+                } finally {
+                    permits.release(); // when the provider answers: until then its connection is busy
+                }
+            }).start();
+        } catch (RuntimeException | Error e) {
+            permits.release(); // no thread, no call: nothing was sent
+            throw e;
+        }
         return awaitAnswer(ctx, answer);
     }
     // end::bulkhead[]
 
     // tag::waits[]
-    /** Waits for the answer at most until the caller's deadline: the pool hands the call its own 30 s instead. */
+    /**
+     * Waits for the answer at most until the caller's deadline: the pool hands the call its own 30 s instead. Whatever
+     * ends this wait early, the call was sent: an error that is not the provider's own answer says "may have charged".
+     */
     private ChargeResult awaitAnswer(RequestContext ctx, CompletableFuture<ChargeResult> answer) {
         try {
             return answer.get(Math.max(0, ctx.remainingNanos()), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             abandoned.increment();
-            throw new AnswerNotInTimeException(); // sent: the money may have moved
+            throw new AnswerNotInTimeException("no answer by the caller's deadline"); // sent: the money may have moved
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
-            throw new IllegalStateException("a payment call failed", e.getCause());
+            throw new DownstreamException("payments", -1, "the call failed without an answer: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for a payment answer", e);
+            abandoned.increment();
+            throw new AnswerNotInTimeException("interrupted waiting for the answer");
         }
     }
 
     /** Waits for a permit at most until the caller's deadline: the pool's own 30 s never comes into it. */
     private void acquire(RequestContext ctx, long begin) {
-        boolean admittedNow;
+        boolean admittedNow = false;
         try {
+            // a caller whose deadline has passed sends nothing, free permit or not: nobody waits for its answer;
             // not tryAcquire(): that one barges past callers already in line, even on a fair semaphore
-            admittedNow = permits.tryAcquire(0, TimeUnit.NANOSECONDS);
+            admittedNow = ctx.remainingNanos() > 0 && permits.tryAcquire(0, TimeUnit.NANOSECONDS);
             if (!admittedNow && ctx.remainingNanos() > 0) {
                 waitingMax.accumulate(waiting.incrementAndGet());
                 try {
@@ -140,8 +152,8 @@ public final class PaymentBulkhead implements Payments {
      * is {@code false}): the pay hands the order to the reconciler.
      */
     public static final class AnswerNotInTimeException extends DownstreamTimeoutException {
-        AnswerNotInTimeException() {
-            super("payments", -1, false, "payments bulkhead: no answer by the caller's deadline; the call goes on holding its connection");
+        AnswerNotInTimeException(String why) {
+            super("payments", -1, false, "payments bulkhead: " + why + "; the call was sent and goes on holding its connection");
         }
     }
 
@@ -170,9 +182,14 @@ public final class PaymentBulkhead implements Payments {
         return turnedAway.sum();
     }
 
-    /** @return charges whose caller stopped waiting for the answer at its deadline (sent: the money may have moved) */
+    /** @return charges whose caller stopped waiting for the answer (its deadline, or an interrupt): sent, the money may have moved */
     public long abandoned() {
         return abandoned.sum();
+    }
+
+    /** @return charges queued on the line's semaphore right now (an estimate, as {@link Semaphore#getQueueLength}) */
+    int queued() {
+        return permits.getQueueLength();
     }
 
     /** @return charges waiting for a turn right now */

@@ -149,7 +149,7 @@ class PaymentBulkheadTest {
     @Test
     @DisplayName("sized to the pool behind it, the bulkhead keeps an expired caller out of the pool's line: the pool as shipped would have sent its charge")
     void nobodyWaitsInThePoolsLine() throws Exception {
-        PaymentsStub provider = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(300)), ErrorInjection.NONE,
+        PaymentsStub provider = new PaymentsStub(StubBehaviour.constant(Duration.ofSeconds(1)), ErrorInjection.NONE,
                 ConnectionPool.Settings.shipped(1));
         PaymentBulkhead bulkhead = new PaymentBulkhead(provider, new PaymentBulkhead.Settings(1));
         RequestContext first = RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(5));
@@ -167,6 +167,43 @@ class PaymentBulkheadTest {
         holder.get(5, TimeUnit.SECONDS);
         assertThat(provider.counters().calls()).as("only the first charge reached the provider").isEqualTo(1);
         assertThat(pool.snapshot().highWater().waitingMax()).as("nobody stood in the pool's line").isZero();
+    }
+
+    @Test
+    @DisplayName("a charge whose deadline has already passed is not sent, even with every call free")
+    void expiredCallerIsNotSentEvenWhenFree() {
+        PaymentBulkhead bulkhead = new PaymentBulkhead(slowProvider, new PaymentBulkhead.Settings(1));
+        RequestContext late = RequestContext.withTimeout(clock, Duration.ofMillis(200));
+        clock.advance(Duration.ofMillis(201));
+
+        assertThatThrownBy(() -> bulkhead.charge(late, CHARGE)).isInstanceOf(BulkheadFullException.class);
+        assertThat(sent).hasValue(0);
+        assertThat(bulkhead.turnedAway()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a caller interrupted while its charge is out leaves with 'sent, may have charged', never with a refusal that would undo the pay")
+    void interruptedCallerMayHaveCharged() throws Exception {
+        PaymentBulkhead bulkhead = new PaymentBulkhead(slowProvider, new PaymentBulkhead.Settings(1));
+        RequestContext patient = RequestContext.withTimeout(clock, Duration.ofMinutes(5));
+        java.util.concurrent.atomic.AtomicReference<Throwable> thrown = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread caller = Thread.ofPlatform().start(() -> {
+            try {
+                bulkhead.charge(patient, CHARGE);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (sent.get() == 0) {
+            assertThat(System.nanoTime()).as("the charge sent within 5 s").isLessThan(until);
+            Thread.onSpinWait();
+        }
+        caller.interrupt();
+        caller.join(5_000);
+
+        assertThat(thrown.get()).isInstanceOf(PaymentBulkhead.AnswerNotInTimeException.class)
+                .satisfies(e -> assertThat(DownstreamErrors.unanswered((RuntimeException) e)).as("may have charged").isTrue());
     }
 
     @Test
@@ -189,7 +226,7 @@ class PaymentBulkheadTest {
 
     private static void awaitWaiting(PaymentBulkhead bulkhead, int n) {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (bulkhead.waiting() < n) {
+        while (bulkhead.queued() < n) { // queued on the semaphore itself: the order it serves them in is fixed
             assertThat(System.nanoTime()).as("a charge in line within 5 s").isLessThan(until);
             Thread.onSpinWait();
         }

@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -38,6 +40,7 @@ public final class ReportPage {
     private static final double[] QUANTILES = {0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9995, 0.9999};
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z-]+)}}");
 
     private ReportPage() {
     }
@@ -69,19 +72,43 @@ public final class ReportPage {
         String title = report.path("module").asText() + " / " + report.path("name").asText();
         StringBuilder graphs = new StringBuilder();
         flameGraphs.forEach((kind, graph) -> graphs.append("<h3>").append(kind).append("</h3>\n<iframe class=\"flame\" title=\"")
-                .append(kind).append(" flame graph\" srcdoc=\"").append(attribute(graph)).append("\"></iframe>\n"));
+                .append(kind).append(" flame graph\" sandbox=\"allow-scripts\" srcdoc=\"").append(attribute(graph)).append("\"></iframe>\n"));
         if (flameGraphs.isEmpty()) {
             graphs.append("<p>No JFR recording with this report: run with <code>-Dbaseline</code> (profiled) to get its flame graphs.</p>");
         }
-        return resource("archlab/report/page/report.html")
-                .replace("{{title}}", text(title))
-                .replace("{{uplot-css}}", resource(UPLOT + "uPlot.min.css"))
-                .replace("{{page-css}}", resource("archlab/report/page/report.css"))
-                .replace("{{uplot-js}}", script(resource(UPLOT + "uPlot.iife.min.js")))
-                .replace("{{page-js}}", script(resource("archlab/report/page/report.js")))
-                .replace("{{verdict}}", verdict.stream().map(l -> "<li>" + text(l) + "</li>\n").reduce("", String::concat))
-                .replace("{{data}}", script(data(report, verdict, text).toString()))
-                .replace("{{flame-graphs}}", graphs.toString());
+        Map<String, String> values = Map.of(
+                "title", text(title),
+                "uplot-css", resource(UPLOT + "uPlot.min.css"),
+                "page-css", resource("archlab/report/page/report.css"),
+                "uplot-js", script(resource(UPLOT + "uPlot.iife.min.js")),
+                "page-js", script(resource("archlab/report/page/report.js")),
+                "verdict", verdict.stream().map(l -> "<li>" + text(l) + "</li>\n").reduce("", String::concat),
+                "data", json(data(report, verdict, text)),
+                "flame-graphs", graphs.toString());
+        return fill(resource("archlab/report/page/report.html"), values);
+    }
+
+    /**
+     * Fills every {@code {{name}}} of {@code template} in one pass: a value is never scanned again, so text from a
+     * report that happens to hold {@code {{data}}} stays text.
+     */
+    static String fill(String template, Map<String, String> values) {
+        Matcher m = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder(template.length() * 2);
+        while (m.find()) {
+            String value = values.get(m.group(1));
+            if (value == null) {
+                throw new IllegalStateException("the page template names an unknown placeholder: " + m.group());
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(value));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /** JSON inside a {@code <script>}: every {@code <}, {@code >}, {@code &} and JavaScript line separator escaped. */
+    static String json(JsonNode value) {
+        return value.toString().replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+                .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029");
     }
 
     /** What the page's script draws, as one JSON object. */

@@ -32,26 +32,35 @@ public final class RunVerdict {
     /**
      * @param report a run's report as {@link ReportWriter} wrote it
      * @param book   the book's saved report of the same module and name, if there is one
-     * @return three to six lines, each {@code "<what>: <finding>"}
+     * @return three to six lines, each {@code "<what>: <finding>"} ({@code limited by} is {@code most time in} for a run
+     *         that completed everything)
      */
     public static List<String> lines(JsonNode report, Optional<JsonNode> book) {
         JsonNode run = report.path("run");
         List<String> out = new ArrayList<>();
         out.add("outcome: " + outcome(run));
-        limitedBy(run).ifPresent(l -> out.add("limited by: " + l));
+        limitedBy(run).ifPresent(out::add);
         held(run).ifPresent(h -> out.add("held: " + h));
         money(report.path("money")).ifPresent(m -> out.add("money: " + m));
         out.add("machine: " + machine(run));
-        book.ifPresent(b -> out.add("book: " + bookBeside(b.path("run"), run)));
+        book.ifPresent(b -> out.add("book: " + (b.path("run").path("spec").equals(run.path("spec"))
+                ? bookBeside(b.path("run"), run)
+                : "its saved run of this report had another load (" + describe(b.path("run").path("spec"))
+                        + " against this run's " + describe(run.path("spec")) + "): not put side by side")));
         return out;
     }
 
     static String outcome(JsonNode run) {
         long offered = run.path("offered").asLong();
         long completed = run.path("completed").asLong();
-        return String.format(Locale.ROOT, "%d of %d requests completed (%s); %d timed out, %d failed, %d rejected; p99 %s",
+        long attempts = run.path("attempts").asLong(run.path("started").asLong());
+        return String.format(Locale.ROOT, "%d of %d requests completed (%s); %d timed out, %d failed, %d rejected;"
+                        + " p99 %s of the %d that reached the service and were not rejected%s",
                 completed, offered, percent(completed, offered), run.path("timedOut").asLong(), run.path("failed").asLong(),
-                run.path("rejected").asLong(), millis(run.path("latency").path("p99Micros").asDouble()));
+                run.path("rejected").asLong(), millis(run.path("latency").path("p99Micros").asDouble()),
+                run.path("latency").path("count").asLong(),
+                attempts > run.path("started").asLong() ? String.format(Locale.ROOT,
+                        " (callers retried: %d attempts for %d requests)", attempts, offered) : "");
     }
 
     /** The segment with the most self time over every traced request, and its share in each operation. */
@@ -75,8 +84,10 @@ public final class RunVerdict {
         }
         List<String> perOp = shareByOperation.entrySet().stream()
                 .map(e -> String.format(Locale.ROOT, "%s %.1f %%", e.getKey(), e.getValue())).toList();
+        boolean allCompleted = run.path("completed").asLong() == run.path("offered").asLong();
         return Optional.of(String.format(Locale.ROOT,
-                "%s, %s of the self time of %d traced requests (%s summed over them); of each operation's own: %s",
+                (allCompleted ? "most time in: " : "limited by: ")
+                        + "%s, %s of the self time of %d traced requests (%s summed over them); of each operation's own: %s",
                 top, percent(selfBySegment.get(top), total), run.path("tracedRequests").asLong(),
                 total >= 1e9 ? String.format(Locale.ROOT, "%.1f s", total / 1e9) : millis(total / 1e3),
                 String.join(", ", perOp)));
@@ -99,8 +110,13 @@ public final class RunVerdict {
         }
         held.sort(Comparator.comparingDouble(Held::nanos).reversed());
         Held top = held.get(0);
+        long traced = run.path("tracedRequests").asLong();
+        long started = run.path("started").asLong();
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s held the lock %.2f s of the %.2f s run (%s)",
                 top.operation(), top.nanos() / 1e9, wallNanos / 1e9, percent(top.nanos(), wallNanos)));
+        if (traced < started) {
+            s.append(String.format(Locale.ROOT, " in its %d traced requests of %d (the untraced ones held it too)", traced, started));
+        }
         held.subList(1, held.size()).forEach(h -> s.append(String.format(Locale.ROOT, "; %s %.2f s", h.operation(), h.nanos() / 1e9)));
         return Optional.of(s.append(" (traced requests' time inside the lock, nested calls included)").toString());
     }
@@ -114,9 +130,9 @@ public final class RunVerdict {
                 ? money.path("chargedButNotPaid").asLong() + " charged but not PAID (nothing reconciles them)"
                 : afterReconcile + " charged but not PAID after reconcile";
         return Optional.of(String.format(Locale.ROOT,
-                "%s, %d double charges, %d reservations leaked; delivery: %d PAID orders not notified, %d notified more than once",
-                charged, money.path("doubleCharges").asLong(), Math.max(0, money.path("reservationsLeaked").asLong()),
-                Math.max(0, money.path("paidButNotNotified").asLong()), Math.max(0, money.path("notifiedMoreThanOnce").asLong())));
+                "%s, %s double charges, %s reservations leaked; delivery: %s PAID orders not notified, %s notified more than once",
+                charged, measured(money.path("doubleCharges")), measured(money.path("reservationsLeaked")),
+                measured(money.path("paidButNotNotified")), measured(money.path("notifiedMoreThanOnce"))));
     }
 
     static String machine(JsonNode run) {
@@ -134,6 +150,11 @@ public final class RunVerdict {
                         : "both within " + millis(DISTURBED_MICROS));
     }
 
+    private static String describe(JsonNode spec) {
+        return spec.path("ratePerSecond").asText() + "/s for " + spec.path("duration").asText() + ", timeout "
+                + spec.path("timeout").asText();
+    }
+
     static String bookBeside(JsonNode bookRun, JsonNode run) {
         return String.format(Locale.ROOT, "its saved run of this report completed %d of %d (%s), p99 %s; this run %d of %d (%s), p99 %s",
                 bookRun.path("completed").asLong(), bookRun.path("offered").asLong(),
@@ -141,6 +162,12 @@ public final class RunVerdict {
                 millis(bookRun.path("latency").path("p99Micros").asDouble()), run.path("completed").asLong(),
                 run.path("offered").asLong(), percent(run.path("completed").asLong(), run.path("offered").asLong()),
                 millis(run.path("latency").path("p99Micros").asDouble()));
+    }
+
+    /** A money figure, or "n/a" where the checkpoint cannot measure it ({@link MoneyEvidence#NOT_MEASURED}). */
+    private static String measured(JsonNode figure) {
+        long v = figure.asLong(MoneyEvidence.NOT_MEASURED);
+        return v == MoneyEvidence.NOT_MEASURED ? "n/a" : String.valueOf(v);
     }
 
     private static String percent(double part, double whole) {

@@ -55,6 +55,14 @@ public record RequestContext(long sequence, long plannedStartNanos, Deadline dea
         return new RequestContext(sequence, plannedStartNanos, other, clock, trace);
     }
 
+    /**
+     * The same request without its trace: for a call handed to another thread, since the trace is confined to the
+     * request's own thread.
+     */
+    public RequestContext withoutTrace() {
+        return trace == Trace.OFF ? this : new RequestContext(sequence, plannedStartNanos, deadline, clock, Trace.OFF);
+    }
+
     /** Shortcut for {@code trace().span(segment)}. */
     public Span span(String segment) {
         return trace.span(segment);

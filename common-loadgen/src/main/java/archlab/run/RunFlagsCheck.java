@@ -4,10 +4,11 @@ import archlab.scenario.ScenarioProgress;
 
 /**
  * Checks the run flags of a Maven command before any test JVM starts: every {@code -Dlab.*} override
- * ({@link LabProperties}) and the {@code -Dscenarios=…} selection. Maven runs it in its own JVM (the root POM's
- * {@code exec-maven-plugin} execution, once, in {@code common-loadgen}, which every {@code -pl} builds), so a typo stops
- * the command in one screen, with the property, its value and the nearest known name, instead of a stack trace from a
- * forked test JVM or a minute of fast tests.
+ * ({@link LabProperties}) and the {@code -Dscenarios=…} selection. It runs inside Maven's own JVM (the root POM's
+ * {@code exec-maven-plugin} {@code java} execution, once, in {@code common-loadgen}, which every {@code -pl} builds),
+ * so a typo stops the command in one screen, with the property, its value and the nearest known name, instead of a
+ * stack trace from a forked test JVM or a minute of fast tests. It ends Maven with exit code 2 and its own two lines:
+ * an exception would make Maven print a stack trace and a page of advice.
  *
  * <p>The trap it closes: an override that silently does nothing, and an error a person cannot act on.
  */
@@ -18,7 +19,7 @@ public final class RunFlagsCheck {
 
     /**
      * @param args ignored
-     * @throws IllegalArgumentException naming the first bad flag, its value and what it might have meant
+     * (exits the JVM with code 2, after naming the first bad flag, its value and what it might have meant)
      */
     public static void main(String[] args) {
         try {
@@ -28,8 +29,10 @@ public final class RunFlagsCheck {
                 ScenarioProgress.selected(scenarios);
             }
         } catch (IllegalArgumentException e) {
-            System.err.println("[lab] " + e.getMessage()); // the line to act on, before Maven's own
-            throw e;
+            // the line to act on, and nothing else: no stack trace, no Maven summary to scroll past
+            System.err.println("[lab] " + e.getMessage());
+            System.err.println("[lab] stopped before any test ran: fix the flag and run the command again");
+            System.exit(2);
         }
     }
 }

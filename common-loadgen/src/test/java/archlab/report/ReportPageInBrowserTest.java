@@ -43,15 +43,20 @@ class ReportPageInBrowserTest {
     /** Loads {@code page} in headless Chromium, no network, and returns the DOM after its scripts ran. */
     static String render(Path browser, Path page, Path profile, Path screenshot) throws Exception {
         List<String> command = new ArrayList<>(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-quic", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--user-data-dir=" + profile, "--proxy-server=127.0.0.1:9", "--virtual-time-budget=5000",
                 "--window-size=1200,2600"));
         command.add(screenshot == null ? "--dump-dom" : "--screenshot=" + screenshot);
         command.add(page.toUri().toString());
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("Chromium finished within 60 s").isTrue();
-        return out;
+        Path dom = Files.createTempFile(profile.getParent(), "dom-", ".html");
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(dom.toFile()).start();
+        boolean finished = p.waitFor(60, TimeUnit.SECONDS);
+        if (!finished) {
+            p.destroyForcibly();
+        }
+        assertThat(finished).as("Chromium finished within 60 s").isTrue();
+        return Files.readString(dom, StandardCharsets.UTF_8);
     }
 
     /** @return the attributes the page's script set on {@code <body>}, as one string */

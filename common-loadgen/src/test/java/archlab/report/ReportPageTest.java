@@ -65,6 +65,22 @@ class ReportPageTest {
     }
 
     @Test
+    @DisplayName("a report whose names and text hold markup or a placeholder injects nothing: the page holds them as text, once")
+    void hostileReportStaysText(@TempDir Path dir) throws Exception {
+        String hostile = "x{{data}}</script><img src=x onerror=alert(1)>\u2028";
+        com.fasterxml.jackson.databind.node.ObjectNode report = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new ObjectMapper().readTree(savedBaseline(dir).toFile());
+        report.put("module", hostile);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) report.path("run").path("segments").get(0)).put("segment", hostile);
+
+        String html = ReportPage.html(report, RunVerdict.lines(report, Optional.empty()), hostile, java.util.Map.of());
+
+        assertThat(html).doesNotContain("<img").doesNotContain("{{data}}</").contains("x{{data}}&lt;/script&gt;");
+        assertThat(html.split("</script>", -1)).as("three scripts, three ends").hasSize(4);
+        assertThat(html.indexOf("const REPORT")).as("the data is inlined once").isEqualTo(html.lastIndexOf("const REPORT"));
+    }
+
+    @Test
     @DisplayName("text that would end a script or an attribute early is escaped: a report cannot inject markup into its page")
     void escaping() {
         assertThat(ReportPage.script("x</script><script>alert(1)</script>")).doesNotContain("</");
