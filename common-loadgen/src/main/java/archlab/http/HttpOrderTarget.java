@@ -71,7 +71,9 @@ public final class HttpOrderTarget implements OrderTarget, AutoCloseable {
         long maxNanos = OrderServlet.MAX_DEADLINE_MS * 1_000_000L;
         long waitNanos = Math.min(remaining, maxNanos);
         long headerMs = Math.max(1, (waitNanos + 999_999) / 1_000_000);
-        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofNanos(waitNanos))
+        // the client's timer works in whole milliseconds and may fire a little early: one more millisecond, so that it
+        // never gives up before the deadline (the runner counts a request ended before its deadline as failed)
+        HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofMillis(headerMs + 1))
                 .header(OrderServlet.DEADLINE_HEADER, Long.toString(headerMs));
         HttpRequest request = body == null ? b.GET().build()
                 : b.header("Content-Type", "application/json").POST(body).build();

@@ -28,9 +28,9 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}}.</li>
  * </ul>
  * Every request carries the caller's remaining deadline in {@value #DEADLINE_HEADER}: whole milliseconds,
- * 1..{@value #MAX_DEADLINE_MS}; it becomes the {@link RequestContext}'s deadline, counted from the moment the servlet
- * takes the request up (the time it waited in the server's queue is the caller's, not the service's: the caller's own
- * deadline still runs on its side). Missing, malformed or out of range: 400. A body over {@value #MAX_BODY_BYTES}
+ * 1..{@value #MAX_DEADLINE_MS}; it becomes the {@link RequestContext}'s deadline, counted from when the request's socket
+ * event was handed to the server's executor (about when its bytes arrived: the time it then waited in the server's
+ * queue is the caller's time too, as in the article's incident). Missing, malformed or out of range: 400. A body over {@value #MAX_BODY_BYTES}
  * bytes: 413; an unknown path: 404; a known path with another method: 405 with {@code Allow}. The port's exceptions
  * map through {@link HttpErrors}. Every error body is {@code {"error": "...", "status": N}}; nothing ever writes a
  * stack trace, and a request refused for its input never reaches the port.
@@ -133,8 +133,10 @@ final class OrderServlet extends HttpServlet {
             throw new BadRequest(400, "header " + DEADLINE_HEADER + " must be whole milliseconds in 1.." + MAX_DEADLINE_MS
                     + ", was '" + shorten(v) + "'");
         }
-        long now = NanoClock.SYSTEM.nanoTime();
-        return new RequestContext(0, now, Deadline.after(() -> now, Duration.ofMillis(ms)), NanoClock.SYSTEM, Trace.OFF);
+        // counted from when the request's bytes reached the server, not from now: time spent in the server's queue is
+        // the caller's time too, so a request that waited past its deadline arrives at the service already expired
+        long arrived = ServerExecutor.handedOverNanos(NanoClock.SYSTEM.nanoTime());
+        return new RequestContext(0, arrived, Deadline.after(() -> arrived, Duration.ofMillis(ms)), NanoClock.SYSTEM, Trace.OFF);
     }
 
     /** Reads the create body (at most {@link #MAX_BODY_BYTES}) and returns its {@code customer}. */

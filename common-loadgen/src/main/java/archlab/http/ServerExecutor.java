@@ -48,6 +48,9 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
         }
     }
 
+    /** When the event the current thread runs was handed over ({@link System#nanoTime()}); unset outside an event. */
+    private static final ThreadLocal<long[]> HANDED_OVER = new ThreadLocal<>();
+
     @Override
     public void execute(Runnable event) {
         long handedOver = System.nanoTime();
@@ -55,12 +58,24 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
             queueWait.recordValue(Math.max(0, System.nanoTime() - handedOver));
             events.incrementAndGet();
             busyMax.accumulateAndGet(busy.incrementAndGet(), Math::max);
+            HANDED_OVER.set(new long[] {handedOver});
             try {
                 event.run();
             } finally {
+                HANDED_OVER.remove();
                 busy.decrementAndGet();
             }
         });
+    }
+
+    /**
+     * @param otherwise what to return on a thread that runs no event of a ServerExecutor
+     * @return when the socket event the calling thread serves was handed to the executor, {@link System#nanoTime()}:
+     *         about when the request's bytes arrived, before any wait in the queue
+     */
+    static long handedOverNanos(long otherwise) {
+        long[] t = HANDED_OVER.get();
+        return t == null ? otherwise : t[0];
     }
 
     /** @return the most threads that ran an event at once */
