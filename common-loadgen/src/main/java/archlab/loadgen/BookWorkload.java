@@ -89,6 +89,19 @@ public final class BookWorkload implements Workload {
         }
     }
 
+    /**
+     * The same pool, drawn on afresh, through another port: e.g. the same service over HTTP. The pays start again from
+     * the pool's first order, so call it before this workload ran.
+     */
+    public BookWorkload via(OrderTarget other) {
+        return new BookWorkload(java.util.Objects.requireNonNull(other, "other"), pool);
+    }
+
+    /** @return the port this workload calls */
+    public OrderTarget target() {
+        return target;
+    }
+
     /** @return the pre-created order ids, in pay order */
     public List<String> pool() {
         return pool;

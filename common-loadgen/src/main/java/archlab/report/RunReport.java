@@ -61,12 +61,16 @@ public record RunReport(
                 downstream.inventoryCalls(), downstream.paymentCalls(), downstream.notifyCalls());
     }
 
+    /** The extra line naming how the runner reached the service; {@link #text()} shows it under the book's two lines. */
+    public static final String TRANSPORT_LINE = "transport";
+
     /** @return the whole human-readable report */
     public String text() {
         List<String> out = new ArrayList<>();
         out.add("=== " + module + " / " + name + " ===");
         out.add(bookLine1());
         out.add(bookLine2());
+        extra.stream().filter(l -> l.name().equals(TRANSPORT_LINE)).forEach(l -> out.add(l.name() + "=" + format(l.value())));
         out.add("");
         out.add("--- lab lines ---");
         out.addAll(labLines());
@@ -135,6 +139,9 @@ public record RunReport(
             out.add(spread.render());
         }
         for (ReportLine line : extra) {
+            if (line.name().equals(TRANSPORT_LINE)) {
+                continue; // under the book's lines, in text()
+            }
             out.add(line.name() + "=" + format(line.value()));
         }
         LoadSpec s = r.spec();

@@ -1,5 +1,6 @@
 package archlab.run;
 
+import archlab.http.ServerThreads;
 import archlab.text.NearestName;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.ThreadKind;
@@ -138,9 +139,16 @@ public final class LabProperties {
     public static final Key<Integer> SWEEP_ATTEMPTS = new Key<>("lab.sweep.attempts",
             "the most runs of one sweep rate (1..10)", "3", LabProperties::sweepAttempts);
 
+    /** How the runner reaches the service: a Java call, or HTTP to the service on an embedded Tomcat. */
+    public static final Key<Transport.Kind> TRANSPORT = new Key<>("lab.transport",
+            "how the runner reaches the service: inprocess or http", "http", LabProperties::transport);
+    /** The HTTP server's threads, with {@code lab.transport=http}. */
+    public static final Key<ServerThreads> SERVER_THREADS = new Key<>("lab.server.threads",
+            "the HTTP server's threads: platform (Tomcat's 200) or virtual", "virtual", LabProperties::serverThreads);
+
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
-            INTERVAL, REPEAT, PROFILE, SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
+            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The prefix that marks a property as the lab's. */
     public static final String PREFIX = "lab.";
@@ -252,6 +260,22 @@ public final class LabProperties {
     private static ThreadKind threads(String property, String v) {
         try {
             return ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(property + " must be platform or virtual, was '" + v + "'");
+        }
+    }
+
+    private static Transport.Kind transport(String property, String v) {
+        try {
+            return Transport.Kind.valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(property + " must be inprocess or http, was '" + v + "'");
+        }
+    }
+
+    private static ServerThreads serverThreads(String property, String v) {
+        try {
+            return ServerThreads.valueOf(v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(property + " must be platform or virtual, was '" + v + "'");
         }

@@ -37,7 +37,8 @@ import java.util.function.Supplier;
  * {@code -Dlab.*} key, a bad value or an unknown key stops the run before it starts with a message naming it:
  * {@code -Dlab.rate=1500 -Dlab.duration=3s -Dlab.timeout=200ms -Dlab.threads=platform|virtual
  * -Dlab.arrival=fixed|poisson:SEED -Dlab.warmup=0s -Dlab.jit.warmup=3s -Dlab.trace=1 -Dlab.interval=100ms
- * -Dlab.repeat=1 -Dlab.profile=true}.
+ * -Dlab.repeat=1 -Dlab.profile=true -Dlab.transport=inprocess|http -Dlab.server.threads=platform|virtual}; the transport
+ * wraps every fixture the run builds, the JIT warm-up's too ({@link Transport}).
  *
  * <p>Thread-safety: a LabRun is used by one thread.
  */
@@ -47,6 +48,11 @@ public final class LabRun {
     public record Reports(RunReport report, ProfileReport profile, Path textFile, List<RunReport> repetitions) {
         public RunResult run() {
             return report.run();
+        }
+
+        /** @return whether the run's requests crossed a socket ({@code -Dlab.transport=http}): its report says so */
+        public boolean overTheWire() {
+            return String.valueOf(report.extraByName().get(RunReport.TRANSPORT_LINE)).startsWith("http");
         }
     }
 
@@ -60,6 +66,7 @@ public final class LabRun {
     private JitWarmUp jitWarmUp = JitWarmUp.jvm();
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
+    private Transport transport = Transport.IN_PROCESS;
 
     private LabRun(String module, String name) {
         this.module = module;
@@ -114,6 +121,17 @@ public final class LabRun {
         return this;
     }
 
+    /** @param t how the runner reaches each fixture's service ({@link Transport#IN_PROCESS} unless told) */
+    public LabRun transport(Transport t) {
+        this.transport = java.util.Objects.requireNonNull(t, "transport");
+        return this;
+    }
+
+    /** @return how the runner reaches the service (after overrides) */
+    public Transport transport() {
+        return transport;
+    }
+
     public LabRun output(Consumer<String> sink) {
         this.out = sink;
         return this;
@@ -155,6 +173,8 @@ public final class LabRun {
         repetitions = lab.get(LabProperties.REPEAT).orElse(repetitions);
         profiled = lab.get(LabProperties.PROFILE).orElse(profiled);
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
+        transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
+                lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
         return this;
     }
 
@@ -208,12 +228,15 @@ public final class LabRun {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
         Path jfr = reportsDir.resolve(name + ".jfr");
-        WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, freshFixture, timeline, out);
+        Supplier<LabFixture> reached = () -> transport.wrap(freshFixture.get());
+        // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment
+        LoadSpec spec = transport.kind() == Transport.Kind.HTTP ? this.spec.withTraceEvery(0) : this.spec;
+        WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, reached, timeline, out);
         for (int i = 1; i <= repetitions; i++) {
             if (repetitions > 1) {
                 out.accept(String.format(Locale.ROOT, "[%s/%s] run %d of %d …", module, name, i, repetitions));
             }
-            LabFixture fixture = freshFixture.get();
+            LabFixture fixture = reached.get();
             JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
             RunResult result;
             try {

@@ -208,7 +208,19 @@ class LabRunOverridesTest {
                 Arguments.of("lab.arrival", "poisson:x", "lab.arrival needs a whole-number seed, was 'x'"),
                 Arguments.of("lab.repeat", "0", "lab.repeat must be at least 1, was '0'"),
                 Arguments.of("lab.repeat", "twice", "lab.repeat must be a whole number, was 'twice'"),
-                Arguments.of("lab.profile", "maybe", "lab.profile must be true or false, was 'maybe'"));
+                Arguments.of("lab.profile", "maybe", "lab.profile must be true or false, was 'maybe'"),
+                Arguments.of("lab.transport", "grpc", "lab.transport must be inprocess or http, was 'grpc'"),
+                Arguments.of("lab.server.threads", "green", "lab.server.threads must be platform or virtual, was 'green'"));
+    }
+
+    @Test
+    @DisplayName("the transport is in process unless -Dlab.transport=http; the server's threads are Tomcat's platform ones unless told")
+    void transportOverrides() {
+        assertThat(fresh().withOverrides(props()).transport()).isEqualTo(Transport.IN_PROCESS);
+        assertThat(fresh().withOverrides(props("lab.transport", "http")).transport())
+                .isEqualTo(new Transport(Transport.Kind.HTTP, archlab.http.ServerThreads.PLATFORM));
+        assertThat(fresh().withOverrides(props("lab.transport", "HTTP", "lab.server.threads", "virtual")).transport())
+                .isEqualTo(new Transport(Transport.Kind.HTTP, archlab.http.ServerThreads.VIRTUAL));
     }
 
     @ParameterizedTest(name = "-D{0}={1}")

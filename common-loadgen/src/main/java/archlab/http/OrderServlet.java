@@ -1,0 +1,190 @@
+package archlab.http;
+
+import archlab.clock.NanoClock;
+import archlab.loadgen.BookWorkload;
+import archlab.loadgen.OrderTarget;
+import archlab.request.Deadline;
+import archlab.request.RequestContext;
+import archlab.trace.Trace;
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The JSON endpoints in front of one {@link OrderTarget}:
+ * <ul>
+ *   <li>{@code POST /orders} with {@code {"customer": "cust"}} → 201 {@code {"id": "..."}} (the port creates the book's
+ *       order, one item, for the book's customer: any other customer is a 400);</li>
+ *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "..."}};</li>
+ *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}}.</li>
+ * </ul>
+ * Every request carries the caller's remaining deadline in {@value #DEADLINE_HEADER}: whole milliseconds,
+ * 1..{@value #MAX_DEADLINE_MS}; it becomes the {@link RequestContext}'s deadline, counted from when the request's socket
+ * event was handed to the server's executor (about when its bytes arrived: the time it then waited in the server's
+ * queue is the caller's time too, as in the article's incident). Missing, malformed or out of range: 400. A body over {@value #MAX_BODY_BYTES}
+ * bytes: 413; an unknown path: 404; a known path with another method: 405 with {@code Allow}. The port's exceptions
+ * map through {@link HttpErrors}. Every error body is {@code {"error": "...", "status": N}}; nothing ever writes a
+ * stack trace, and a request refused for its input never reaches the port.
+ *
+ * <p>Thread-safety: stateless apart from the port, which is called from many server threads at once.
+ */
+final class OrderServlet extends HttpServlet {
+
+    /** The caller's remaining deadline, whole milliseconds. */
+    static final String DEADLINE_HEADER = "X-Deadline-Ms";
+    /** The longest deadline a caller may ask for: a minute. */
+    static final long MAX_DEADLINE_MS = 60_000;
+    /** The largest request body read: 16 KiB. */
+    static final int MAX_BODY_BYTES = 16 * 1024;
+
+    private static final Pattern ORDER = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})");
+    private static final Pattern PAY = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})/pay");
+    private static final Pattern DIGITS = Pattern.compile("\\d{1,9}");
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final transient OrderTarget target;
+
+    OrderServlet(OrderTarget target) {
+        this.target = target;
+    }
+
+    /** A refusal of the request's own input: answered with its status before the port is called. */
+    private static final class BadRequest extends Exception {
+        final int status;
+
+        BadRequest(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getRequestURI();
+        String method = req.getMethod();
+        try {
+            Matcher m;
+            if (path.equals("/orders")) {
+                allow(method, "POST");
+                String customer = customerOf(req);
+                RequestContext ctx = context(req);
+                if (!customer.equals(BookWorkload.CUSTOMER)) {
+                    throw new BadRequest(400, "this server's port creates the book's order only: customer must be '"
+                            + BookWorkload.CUSTOMER + "'");
+                }
+                write(resp, 201, Map.of("id", target.create(ctx)));
+            } else if ((m = ORDER.matcher(path)).matches()) {
+                allow(method, "GET");
+                RequestContext ctx = context(req);
+                target.get(ctx, m.group(1));
+                write(resp, 200, Map.of("id", m.group(1)));
+            } else if ((m = PAY.matcher(path)).matches()) {
+                allow(method, "POST");
+                RequestContext ctx = context(req);
+                target.pay(ctx, m.group(1));
+                write(resp, 200, Map.of("id", m.group(1), "paid", true));
+            } else {
+                throw new BadRequest(404, "no such resource; try POST /orders, GET /orders/{id}, POST /orders/{id}/pay");
+            }
+        } catch (BadRequest e) {
+            if (e.status == 405) {
+                resp.setHeader("Allow", e.getMessage());
+                error(resp, 405, "method " + method + " not allowed here; allowed: " + e.getMessage());
+            } else {
+                error(resp, e.status, e.getMessage());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            error(resp, 503, "server shutting down");
+        } catch (Exception e) {
+            HttpErrors.Mapped mapped = HttpErrors.of(e);
+            if (mapped.retryAfter() != null) {
+                resp.setHeader("Retry-After", HttpErrors.retryAfterSeconds(mapped.retryAfter()));
+            }
+            error(resp, mapped.status(), mapped.message());
+        }
+    }
+
+    private static void allow(String method, String allowed) throws BadRequest {
+        if (!method.equals(allowed)) {
+            throw new BadRequest(405, allowed);
+        }
+    }
+
+    /** The request's context: its deadline from the header, the system clock, no trace (the caller's stays its side). */
+    private static RequestContext context(HttpServletRequest req) throws BadRequest {
+        String v = req.getHeader(DEADLINE_HEADER);
+        if (v == null) {
+            throw new BadRequest(400, "header " + DEADLINE_HEADER + " is required: the caller's remaining deadline, 1.."
+                    + MAX_DEADLINE_MS + " ms");
+        }
+        String t = v.trim();
+        long ms = DIGITS.matcher(t).matches() ? Long.parseLong(t) : -1;
+        if (ms < 1 || ms > MAX_DEADLINE_MS) {
+            throw new BadRequest(400, "header " + DEADLINE_HEADER + " must be whole milliseconds in 1.." + MAX_DEADLINE_MS
+                    + ", was '" + shorten(v) + "'");
+        }
+        // counted from when the request's bytes reached the server, not from now: time spent in the server's queue is
+        // the caller's time too, so a request that waited past its deadline arrives at the service already expired
+        long arrived = ServerExecutor.handedOverNanos(NanoClock.SYSTEM.nanoTime());
+        return new RequestContext(0, arrived, Deadline.after(() -> arrived, Duration.ofMillis(ms)), NanoClock.SYSTEM, Trace.OFF);
+    }
+
+    /** Reads the create body (at most {@link #MAX_BODY_BYTES}) and returns its {@code customer}. */
+    private static String customerOf(HttpServletRequest req) throws BadRequest, IOException {
+        if (req.getContentLengthLong() > MAX_BODY_BYTES) {
+            throw new BadRequest(413, "body over " + MAX_BODY_BYTES + " bytes");
+        }
+        byte[] body;
+        try (InputStream in = req.getInputStream()) {
+            body = in.readNBytes(MAX_BODY_BYTES + 1);
+        }
+        if (body.length > MAX_BODY_BYTES) {
+            throw new BadRequest(413, "body over " + MAX_BODY_BYTES + " bytes");
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (JacksonException e) {
+            throw new BadRequest(400, "body is not valid JSON");
+        }
+        if (node == null || !node.isObject()) {
+            throw new BadRequest(400, "body must be a JSON object such as {\"customer\": \"" + BookWorkload.CUSTOMER + "\"}");
+        }
+        JsonNode customer = node.get("customer");
+        if (customer == null || !customer.isTextual()) {
+            throw new BadRequest(400, "field 'customer' must be a string");
+        }
+        return customer.asText();
+    }
+
+    private static void write(HttpServletResponse resp, int status, Object body) throws IOException {
+        byte[] bytes = JSON.writeValueAsBytes(body);
+        resp.setStatus(status);
+        resp.setContentType("application/json");
+        resp.setContentLength(bytes.length);
+        resp.getOutputStream().write(bytes);
+    }
+
+    /** Writes {@code {"error": message, "status": status}}. */
+    static void error(HttpServletResponse resp, int status, String message) throws IOException {
+        if (!resp.isCommitted()) {
+            resp.resetBuffer();
+            write(resp, status, HttpErrors.body(status, message));
+        }
+    }
+
+    private static String shorten(String v) {
+        String s = v.replaceAll("[^\\x20-\\x7e]", "?");
+        return s.length() > 32 ? s.substring(0, 32) + "…" : s;
+    }
+}

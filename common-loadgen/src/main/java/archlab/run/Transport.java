@@ -1,0 +1,121 @@
+package archlab.run;
+
+import archlab.downstream.DownstreamCounts;
+import archlab.http.HttpOrderTarget;
+import archlab.http.OrderHttpServer;
+import archlab.http.ServerThreads;
+import archlab.loadgen.BookWorkload;
+import archlab.loadgen.Workload;
+import archlab.report.MoneyEvidence;
+import archlab.report.ReportLine;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a run's requests reach the service ({@code -Dlab.transport}, {@code -Dlab.server.threads}), applied where every
+ * checkpoint's fixture passes, in {@link LabRun}: no checkpoint chooses it.
+ *
+ * <ul>
+ *   <li>{@link Kind#INPROCESS} (the default): the runner calls the port as a Java method.</li>
+ *   <li>{@link Kind#HTTP}: each fresh fixture's port is served by its own {@link OrderHttpServer} (embedded Tomcat on
+ *       127.0.0.1, started when the fixture is built, stopped after its run) and the workload calls it through
+ *       {@link HttpOrderTarget}. The pay pool is still pre-created in process (not measured either way). Needs the
+ *       book's workload ({@link BookWorkload}); anything else is refused with a message.</li>
+ * </ul>
+ * Every report says which: a {@code transport} line ({@code transport=http server=tomcat threads=platform max=200
+ * accept_queue=100}) and, over HTTP, a {@code server} line (busy threads at most, the queue wait of socket events).
+ *
+ * @param kind    in process or over HTTP
+ * @param threads the server's threads (over HTTP only)
+ */
+public record Transport(Kind kind, ServerThreads threads) {
+
+    /** The two transports. */
+    public enum Kind {
+        INPROCESS,
+        HTTP
+    }
+
+    /** The default: a Java call. */
+    public static final Transport IN_PROCESS = new Transport(Kind.INPROCESS, ServerThreads.PLATFORM);
+
+    public Transport {
+        java.util.Objects.requireNonNull(kind, "kind");
+        java.util.Objects.requireNonNull(threads, "threads");
+    }
+
+    /** @return {@code fixture} as this transport reaches it: itself in process, over a fresh server over HTTP */
+    public LabFixture wrap(LabFixture fixture) {
+        if (kind == Kind.INPROCESS) {
+            return new OverTheWire(fixture, null, null, fixture.workload(),
+                    "inprocess (the runner calls the service as a Java method)");
+        }
+        if (!(fixture.workload() instanceof BookWorkload book)) {
+            throw new IllegalArgumentException("lab.transport=http needs the book's workload (BookWorkload), this fixture's is "
+                    + fixture.workload().getClass().getName());
+        }
+        OrderHttpServer server = OrderHttpServer.start(book.target(), threads);
+        HttpOrderTarget client = new HttpOrderTarget(server.baseUri());
+        return new OverTheWire(fixture, server, client, book.via(client), server.describe());
+    }
+
+    /** A fixture reached through a transport; the server (if any) stops after the run, its figures stay. */
+    private static final class OverTheWire implements LabFixture {
+        private final LabFixture inner;
+        private final OrderHttpServer server;
+        private final HttpOrderTarget client;
+        private final Workload workload;
+        private final String described;
+
+        OverTheWire(LabFixture inner, OrderHttpServer server, HttpOrderTarget client, Workload workload, String described) {
+            this.inner = inner;
+            this.server = server;
+            this.client = client;
+            this.workload = workload;
+            this.described = described;
+        }
+
+        @Override
+        public Workload workload() {
+            return workload;
+        }
+
+        @Override
+        public void beforeRun() {
+            inner.beforeRun();
+        }
+
+        @Override
+        public void afterRun() {
+            try {
+                if (client != null) {
+                    client.close();
+                    server.close();
+                }
+            } finally {
+                inner.afterRun();
+            }
+        }
+
+        @Override
+        public DownstreamCounts downstreamCounts() {
+            return inner.downstreamCounts();
+        }
+
+        @Override
+        public MoneyEvidence money() {
+            return inner.money();
+        }
+
+        @Override
+        public List<ReportLine> extra() {
+            List<ReportLine> lines = new ArrayList<>();
+            lines.add(new ReportLine(archlab.report.RunReport.TRANSPORT_LINE, described));
+            if (server != null) {
+                lines.add(new ReportLine("server", server.serverLine()));
+            }
+            lines.addAll(inner.extra());
+            return lines;
+        }
+    }
+}
