@@ -18,7 +18,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class JmhBenchmarksTest {
 
     @Test
-    @DisplayName("JMH measures this checkpoint's read path and rate limiter per operation, with bytes per op; none marked allocation-free allocates")
+    @DisplayName("JMH measures this checkpoint's read path per operation, with bytes per op; none marked allocation-free allocates")
     void checkpointBenchmarks() throws Exception {
         Path json = JmhRun.run(OrderReadBenchmark.class);
         assumeThat(json).as("-Djmh.only matched none of this module's benchmarks").isNotNull();
