@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs a module's JMH benchmarks from its test JVM ({@code mvn -pl <module> test -Djmh}, through the module's
- * {@code archlab.jmh.JmhBenchmarksTest}) and writes what JMH measured: {@code target/reports/jmh.json}, JMH's own JSON,
+ * {@code archlab.jmh.HarnessJmhTest} or a checkpoint's {@code archlab.jmh.CheckpointJmhTest}: names of their own, since a checkpoint's test classes may not repeat common-loadgen's) and writes what JMH measured: {@code target/reports/jmh.json}, JMH's own JSON,
  * and {@code jmh.txt} beside it, one line per benchmark (threads, ns/op ± error, bytes/op).
  *
  * <p>Every benchmark runs in one forked JVM (JMH's own isolation) with JMH's GC profiler ({@code -prof gc}), so each

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * printed, never asserted.
  */
 @EnabledIfSystemProperty(named = "jmh", matches = ".*", disabledReason = "microbenchmarks: mvn -pl <module> test -Djmh")
-class JmhBenchmarksTest {
+class CheckpointJmhTest {
 
     @Test
     @DisplayName("JMH measures this checkpoint's read path per operation, with bytes per op; none marked allocation-free allocates")

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@link AllocatesNothing} allocated per operation, or one has no bytes per op. Times are printed, never asserted.
  */
 @EnabledIfSystemProperty(named = "jmh", matches = ".*", disabledReason = "microbenchmarks: mvn -pl common-loadgen test -Djmh")
-class JmhBenchmarksTest {
+class HarnessJmhTest {
 
     @Test
     @DisplayName("JMH measures the timeline, the trace, false sharing and the runner per operation, with bytes per op; none marked allocation-free allocates")
