@@ -27,7 +27,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * and {@code jmh.txt} beside it, one line per benchmark (threads, ns/op ± error, bytes/op).
  *
  * <p>Every benchmark runs in one forked JVM (JMH's own isolation) with JMH's GC profiler ({@code -prof gc}), so each
- * carries {@code gc.alloc.rate.norm}, its bytes per operation. The full run warms 3 × 1 s (a JSON copy's path takes a second or two to compile) and measures 5 × 500 ms;
+ * carries {@code gc.alloc.rate.norm}, its bytes per operation. The full run warms 3 × 1 s (a JSON copy's path takes a second or two to compile) and measures 5 × 1 s;
  * {@code -Djmh.smoke} (CI) warms 1 × 200 ms and measures 2 × 200 ms: enough to see an allocation, not to compare
  * times. {@code -Djmh.only=Timeline} runs only the classes whose name holds {@code Timeline} (while developing). The forks take this JVM's class path and find the module's generated {@code META-INF/BenchmarkList} first on
  * it (its own test classes come before common-loadgen's).
@@ -64,7 +64,7 @@ public final class JmhRun {
                 .warmupIterations(smoke ? 1 : 3)
                 .warmupTime(TimeValue.milliseconds(smoke ? 200 : 1_000))
                 .measurementIterations(smoke ? 2 : 5)
-                .measurementTime(TimeValue.milliseconds(smoke ? 200 : 500))
+                .measurementTime(TimeValue.milliseconds(smoke ? 200 : 1_000))
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .addProfiler(GCProfiler.class)
                 // the fork's own heap and collector, not the test JVM's (2 GB, sized for load runs)
@@ -109,7 +109,7 @@ public final class JmhRun {
         StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
                 "JMH %s (%d cores, JDK %s): average time per operation, 1 fork, %s; bytes/op from -prof gc (gc.alloc.rate.norm)%n",
                 smoke ? "smoke" : "run", Runtime.getRuntime().availableProcessors(), Runtime.version(),
-                smoke ? "warm-up 1 x 200 ms, 2 x 200 ms measured (times not comparable)" : "warm-up 3 x 1 s, 5 x 500 ms measured"));
+                smoke ? "warm-up 1 x 200 ms, 2 x 200 ms measured (times not comparable)" : "warm-up 3 x 1 s, 5 x 1 s measured"));
         for (Row r : rows(json)) {
             text.append(String.format(Locale.ROOT, "%-70s threads=%d %10.2f ± %.2f ns/op %10.3f B/op%n",
                     r.benchmark(), r.threads(), r.nanosPerOp(), r.error(), r.bytesPerOp()));
