@@ -22,15 +22,18 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs a module's JMH benchmarks from its test JVM ({@code mvn -pl <module> test -Djmh}, through the module's
- * {@code archlab.jmh.HarnessJmhTest} or a checkpoint's {@code archlab.jmh.CheckpointJmhTest}: names of their own, since a checkpoint's test classes may not repeat common-loadgen's) and writes what JMH measured: {@code target/reports/jmh.json}, JMH's own JSON,
- * and {@code jmh.txt} beside it, one line per benchmark (threads, ns/op ± error, bytes/op).
+ * Runs a module's JMH benchmarks from its test JVM ({@code mvn -pl <module> test -Djmh}, through common-loadgen's
+ * {@code archlab.jmh.HarnessJmhTest} or a checkpoint's {@code archlab.jmh.CheckpointJmhTest}: names of their own, as a
+ * checkpoint's test classes may not repeat common-loadgen's) and writes what JMH measured:
+ * {@code target/reports/jmh.json}, JMH's own JSON, and {@code jmh.txt} beside it, one line per benchmark (threads,
+ * ns/op ± error, bytes/op).
  *
  * <p>Every benchmark runs in one forked JVM (JMH's own isolation) with JMH's GC profiler ({@code -prof gc}), so each
- * carries {@code gc.alloc.rate.norm}, its bytes per operation. The full run warms 3 × 1 s (a JSON copy's path takes a second or two to compile) and measures 5 × 1 s;
- * {@code -Djmh.smoke} (CI) warms 1 × 200 ms and measures 2 × 200 ms: enough to see an allocation, not to compare
- * times. {@code -Djmh.only=Timeline} runs only the classes whose name holds {@code Timeline} (while developing). The forks take this JVM's class path and find the module's generated {@code META-INF/BenchmarkList} first on
- * it (its own test classes come before common-loadgen's).
+ * carries {@code gc.alloc.rate.norm}, its bytes per operation. The full run warms 3 × 1 s (a JSON copy's path takes a
+ * second or two to compile) and measures 5 × 1 s; {@code -Djmh.smoke} (CI) warms 1 × 200 ms and measures
+ * 2 × 200 ms: enough to see an allocation, not to compare times. {@code -Djmh.only=Timeline} runs only the classes
+ * whose name holds {@code Timeline} (while developing). The forks take this JVM's class path and find the module's
+ * generated {@code META-INF/BenchmarkList} first on it (its own test classes come before common-loadgen's).
  */
 public final class JmhRun {
 
