@@ -7,10 +7,11 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A few series of histograms written from any number of threads at once, read by one sampler. The trap it fixes is
- * the article's false sharing, in the lab's own instrument: one HdrHistogram {@code Recorder} per series, written by
- * every request's thread, means every write increments the same few counters (the recorder's phaser, the histogram's
- * phaser and total count) — one cache line that two cores take from each other on every request, so two threads
- * each paid many times what one thread paid alone.
+ * the article's contended cache line, in the lab's own instrument: one HdrHistogram {@code Recorder} per series,
+ * written by every request's thread, means every write increments the same few counters (the recorder's phaser, the
+ * histogram's phaser and total count) and neighbouring buckets share lines too (the article's false sharing) — lines
+ * that two cores take from each other on every request, so two threads each paid many times what one thread paid
+ * alone.
  *
  * <p>Here each thread writes to one of a few <em>stripes</em>: its home stripe (picked by its thread id) or, when that
  * one is busy, another stripe already in use that is free. Each stripe is guarded by a claim flag padded to its own
