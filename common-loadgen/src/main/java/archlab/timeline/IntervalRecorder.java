@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * Records one load run as a timeline: per interval, how many requests started and how each ended, with its latency,
@@ -54,6 +55,7 @@ public final class IntervalRecorder implements AutoCloseable {
     // the sampler's state, guarded by this
     private final Histogram[] samples = new Histogram[OUTCOMES + 2]; // this interval's, per series
     private final Histogram[] endedSample = new Histogram[OUTCOMES];
+    private final Histogram[] latencyOf = new Histogram[OUTCOMES + 2]; // per series: latency for ANSWERED, else null
     private final Histogram startedSample;
     private final Histogram retriedSample;
     private Histogram hiccupSample;
@@ -115,6 +117,9 @@ public final class IntervalRecorder implements AutoCloseable {
         startedSample = samples[STARTED];
         retriedSample = samples[RETRIED];
         latency = newHistogram();
+        for (Outcome answered : ANSWERED) {
+            latencyOf[answered.ordinal()] = latency;
+        }
         runHiccups = newHistogram();
         scratch = ByteBuffer.allocate(latency.getNeededByteBufferCapacity());
         probe = HiccupProbe.start(settings.probePeriod());
@@ -274,22 +279,22 @@ public final class IntervalRecorder implements AutoCloseable {
 
     /** Takes every series' values since the last cut and keeps the interval that ends at {@code now}; holds this. */
     private void cut(long now) {
-        series.drainInto(samples);
+        if (latency.getTotalCount() > 0) {
+            latency.reset();
+        }
+        series.drainInto(samples, latencyOf); // the answered outcomes' values go to the interval's latency as well
+
         hiccupSample = probe.intervalHistogram(hiccupSample);
         long from = intervalStart;
         intervalStart = now;
         if (phase == null || now <= from) {
             return; // before the first phase, or an interval of no length
         }
-        latency.reset();
-        for (Outcome answered : ANSWERED) {
-            Histogram h = endedSample[answered.ordinal()];
-            if (h.getTotalCount() > 0) { // an add walks every count: not for an empty interval
-                latency.add(h);
-            }
-        }
         if (Interval.RUN.equals(phase)) {
-            runHiccups.add(hiccupSample);
+            // the interval's few wake-ups, not an add's walk over every count of a one-hour histogram
+            for (HistogramIterationValue v : hiccupSample.recordedValues()) {
+                runHiccups.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+            }
         }
         byte[][] encoded = new byte[Series.values().length][];
         encoded[Series.LATENCY.ordinal()] = IntervalHistograms.encode(latency, scratch);

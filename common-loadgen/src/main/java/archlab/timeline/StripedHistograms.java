@@ -15,18 +15,26 @@ import org.HdrHistogram.Histogram;
  *
  * <p>Here each thread writes to one of a few <em>stripes</em>: its home stripe (picked by its thread id) or, when that
  * one is busy, another stripe already in use that is free. Each stripe is guarded by a claim flag padded to its own
- * cache lines and holds one histogram per series, all made by the first thread that writes to it (so they sit in that
- * thread's allocation buffer, on no line another stripe's writer touches, and a warmed stripe allocates nothing
- * whatever series come). A write is one uncontended compare-and-set, plain increments and one release store; two
- * threads on two stripes share no line. The sampler claims each stripe in turn and moves its values out; a writer
+ * cache lines and holds, per series, a buffer of the raw values recorded since the sampler last came ({@value #BUFFER}
+ * of them) — made by the first thread that writes to the stripe, so they sit in that thread's allocation buffer, on no
+ * line another stripe's writer touches. A write is one uncontended compare-and-set, one plain store of the value and
+ * of the count, and one release store; two threads on two stripes share no line. A full buffer is folded into the
+ * stripe's own histograms (made then, every series at once: a warmed stripe allocates nothing whatever series come).
+ *
+ * <p>The sampler claims each stripe in turn and records its buffered values into one histogram per series, so that
+ * an interval costs it what was recorded in it (at the book's rate, a hundred or so values a series), not a walk over
+ * every count of a one-hour histogram; only a stripe whose buffers overflowed has histograms to add as well. A writer
  * that finds its stripe claimed writes to another one meanwhile.
  *
- * <p>Memory: as many sets of histograms as stripes in use, each one histogram per series — what one concurrent
- * HdrHistogram {@code Recorder} per series held (two count arrays each, and a spare after its first swap).
+ * <p>Memory: per stripe in use, {@value #BUFFER} values a series; the histograms only once a buffer overflowed (a rate
+ * of tens of thousands of requests a second per stripe, or a test that never lets the sampler in).
  *
  * <p>Thread-safety: {@link #record} from any thread; {@link #drainInto} from one thread at a time.
  */
 final class StripedHistograms {
+
+    /** Values a stripe buffers per series between two drains before it folds them into its histograms. */
+    static final int BUFFER = 4_096;
 
     private final int series;
     private final Supplier<Histogram> newHistogram;
@@ -49,33 +57,57 @@ final class StripedHistograms {
         this.mask = n - 1;
     }
 
-    /** @return the stripes for this machine: twice its cores, so that running threads seldom share a home */
+    /**
+     * @return the stripes for this machine: one per core (at least two), as at most that many threads write at once;
+     *         every stripe in use is one more the sampler visits each interval, so no more than that
+     */
     static int defaultStripes() {
-        return 2 * Runtime.getRuntime().availableProcessors();
+        return Math.max(2, Runtime.getRuntime().availableProcessors());
     }
 
-    /** Records {@code value} (already clamped to the histograms' range) in series {@code s}. Allocates only on a stripe's first write. */
+    /** Records {@code value} (already clamped to the histograms' range) in series {@code s}. Allocates only on a stripe's first write and first overflow. */
     void record(int s, long value) {
         Stripe stripe = claim();
         try {
-            Histogram[] h = stripe.histograms;
-            if (h == null) {
-                h = firstUse(stripe);
+            long[][] values = stripe.values;
+            if (values == null) {
+                values = firstUse(stripe);
             }
-            h[s].recordValue(value);
+            int n = stripe.counts[s];
+            if (n == BUFFER) {
+                fold(stripe, s);
+                n = 0;
+            }
+            values[s][n] = value;
+            stripe.counts[s] = n + 1;
         } finally {
             stripe.release();
         }
     }
 
-    /** A stripe's first write: every series' histogram at once, made by the writing thread. */
-    private Histogram[] firstUse(Stripe stripe) {
-        Histogram[] h = new Histogram[series];
-        for (int i = 0; i < series; i++) {
-            h[i] = newHistogram.get();
+    /** A stripe's first write: every series' buffer at once, made by the writing thread. */
+    private long[][] firstUse(Stripe stripe) {
+        long[][] values = new long[series][BUFFER];
+        stripe.counts = new int[series];
+        stripe.values = values;
+        return values;
+    }
+
+    /** A full buffer: its values into the stripe's histogram of series {@code s} (every series' made on the first). */
+    private void fold(Stripe stripe, int s) {
+        Histogram[] h = stripe.histograms;
+        if (h == null) {
+            h = new Histogram[series];
+            for (int i = 0; i < series; i++) {
+                h[i] = newHistogram.get();
+            }
+            stripe.histograms = h;
         }
-        stripe.histograms = h;
-        return h;
+        long[] buffered = stripe.values[s];
+        for (int i = 0; i < BUFFER; i++) {
+            h[s].recordValue(buffered[i]);
+        }
+        stripe.counts[s] = 0;
     }
 
     /** @return a stripe this thread now holds: its home, else a free stripe in use, else its home once free */
@@ -88,7 +120,7 @@ final class StripedHistograms {
         while (true) {
             for (int k = 1; k <= mask; k++) {
                 Stripe other = stripes[(home + k) & mask];
-                if (other.histograms != null && other.tryClaim()) { // a hint read; under the claim it holds
+                if (other.values != null && other.tryClaim()) { // a hint read; under the claim it holds
                     return other;
                 }
             }
@@ -101,9 +133,9 @@ final class StripedHistograms {
 
     /**
      * Moves every value recorded since the last call into {@code into}: {@code into[s]} is reset, then holds series
-     * {@code s}'s values.
+     * {@code s}'s values; each is also recorded in {@code alsoInto[s]} where that is not null (not reset here).
      */
-    void drainInto(Histogram[] into) {
+    void drainInto(Histogram[] into, Histogram[] alsoInto) {
         for (Histogram h : into) {
             if (h.getTotalCount() > 0) {
                 h.reset();
@@ -112,13 +144,27 @@ final class StripedHistograms {
         for (Stripe stripe : stripes) {
             stripe.claimWaiting();
             try {
-                Histogram[] h = stripe.histograms;
-                if (h == null) {
+                long[][] values = stripe.values;
+                if (values == null) {
                     continue;
                 }
+                Histogram[] h = stripe.histograms;
                 for (int s = 0; s < series; s++) {
-                    if (h[s].getTotalCount() > 0) {
+                    int n = stripe.counts[s];
+                    long[] buffered = values[s];
+                    Histogram also = alsoInto[s];
+                    for (int i = 0; i < n; i++) {
+                        into[s].recordValue(buffered[i]);
+                        if (also != null) {
+                            also.recordValue(buffered[i]);
+                        }
+                    }
+                    stripe.counts[s] = 0;
+                    if (h != null && h[s].getTotalCount() > 0) { // the buffer overflowed since the last drain
                         into[s].add(h[s]);
+                        if (also != null) {
+                            also.add(h[s]);
+                        }
                         h[s].reset();
                     }
                 }
@@ -147,7 +193,10 @@ final class StripedHistograms {
 
         /** 1 while one thread writes this stripe (or the sampler swaps it). */
         volatile int claimed;
-        /** One histogram per series, null before the stripe's first write; read and written by the one claiming it. */
+        /** Per series, the values buffered since the last drain and how many; null before the stripe's first write. */
+        long[][] values;
+        int[] counts;
+        /** Per series, where full buffers were folded; null until one overflowed. All read and written by the one claiming it. */
         Histogram[] histograms;
 
         boolean tryClaim() {

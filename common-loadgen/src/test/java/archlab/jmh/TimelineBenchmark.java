@@ -27,9 +27,11 @@ import org.openjdk.jmh.annotations.Threads;
  * count: the same cache line for every thread, so on two cores each write waits for the line to come back from the
  * other core, and two threads each pay several times what one pays alone.
  *
- * <p>Right: {@link IntervalRecorder} as it is, its series striped so that each thread writes histograms no other
- * running thread writes ({@code archlab.timeline.StripedHistograms}): two threads cost about what one does. Both
- * sides must allocate nothing per request ({@code -prof gc}: {@code gc.alloc.rate.norm} = 0 B/op).
+ * <p>Right: {@link IntervalRecorder} as it is, its writes striped so that each thread writes buffers no other running
+ * thread writes ({@code archlab.timeline.StripedHistograms}): two threads cost about what one does. At JMH's rate the
+ * buffers fill between two samples and are folded into the stripe's histograms on the writer's thread, which a run at
+ * the book's rate never does: this is the recorder's dearest case. Both sides must allocate nothing per request
+ * ({@code -prof gc}: {@code gc.alloc.rate.norm} = 0 B/op).
  *
  * <p>The latencies vary per request (as in a run), so that the writes land in different buckets.
  */

@@ -53,6 +53,8 @@ class TimelineOverheadBenchmark {
     private static final int ROUNDS = 7;
     private static final Duration PROBE_WINDOW = Duration.ofSeconds(5);
     private static final int RUN_ROUNDS = 5;
+    /** Whole runs of each kind before the timed rounds (see {@link #wholeRun}). */
+    private static final int WARM_RUNS = 3;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -258,8 +260,12 @@ class TimelineOverheadBenchmark {
                 ThreadKind.VIRTUAL, Duration.ZERO, 0);
         OpenLoopRunner on = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT);
         OpenLoopRunner off = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF);
-        on.run(spec.withDuration(Duration.ofSeconds(1)), noop); // warm both
-        off.run(spec.withDuration(Duration.ofSeconds(1)), noop);
+        // warm both until the JIT has settled: a C2 compilation landing in one round costs the process more CPU than
+        // the whole timeline does, and with a short warm-up it lands in on- and off-rounds at random
+        for (int w = 0; w < WARM_RUNS; w++) {
+            on.run(spec, noop);
+            off.run(spec, noop);
+        }
         double[] shareOn = new double[RUN_ROUNDS];
         double[] shareOff = new double[RUN_ROUNDS];
         long[] hiccupP99 = new long[RUN_ROUNDS];
