@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * <p>A JSON path is dotted steps; a step is a field name, an array index, or a selection of the one array element
  * whose fields have the given values: {@code rows[ratePerSecond=500].p99Micros},
  * {@code run.segments[operation=pay,segment=lock.wait].p50Micros}, {@code [scenario=normal,module=ch12-1-baseline].completed}
- * (a step may be a selection alone, for a file that is an array). A selection says what it means where an index
+ * (a step may be a selection alone, for a file that is an array). A field name that holds dots is quoted, the quotes
+ * not part of it: JMH's {@code [benchmark=archlab.jmh.X.y].secondaryMetrics."gc.alloc.rate.norm".score}. A selection says what it means where an index
  * would silently move to another row when a report gains a row; it must match exactly one element (dots, spaces
  * and parentheses inside the brackets belong to the values).
  *
@@ -104,13 +105,17 @@ final class ResultLookups {
         return node;
     }
 
-    /** @return the dotted steps of {@code path}, a dot inside {@code [...]} belonging to its step */
+    /** @return the dotted steps of {@code path}, a dot inside {@code [...]} or {@code "..."} belonging to its step */
     static List<String> steps(String path) {
         List<String> steps = new ArrayList<>();
         StringBuilder step = new StringBuilder();
         int depth = 0;
+        boolean quoted = false;
         for (char c : path.toCharArray()) {
-            if (c == '.' && depth == 0) {
+            if (c == '"' && depth == 0) {
+                quoted = !quoted;
+            }
+            if (c == '.' && depth == 0 && !quoted) {
                 steps.add(step.toString());
                 step.setLength(0);
                 continue;
@@ -119,13 +124,16 @@ final class ResultLookups {
             step.append(c);
         }
         steps.add(step.toString());
-        if (depth != 0 || steps.stream().anyMatch(String::isEmpty)) {
+        if (depth != 0 || quoted || steps.stream().anyMatch(String::isEmpty)) {
             throw new IllegalArgumentException("not a path: " + path);
         }
         return steps;
     }
 
     private static JsonNode step(JsonNode node, String step, String file, String path) {
+        if (step.length() > 2 && step.startsWith("\"") && step.endsWith("\"")) {
+            return node.path(step.substring(1, step.length() - 1)); // a field name with dots in it
+        }
         int open = step.indexOf('[');
         if (open < 0) {
             return node.isArray() && step.matches("\\d+") ? node.path(Integer.parseInt(step)) : node.path(step);

@@ -118,6 +118,19 @@ class BookSyncTest {
     }
 
     @Test
+    @DisplayName("a field name with dots in it is quoted in a path (JMH's \"gc.alloc.rate.norm\"), after a selection from a file that is an array")
+    void quotedFieldNames() throws Exception {
+        Files.writeString(root.resolve("book/results/m/jmh.json"), """
+                [{"benchmark":"a.B.x","secondaryMetrics":{"gc.alloc.rate.norm":{"score":0.001}}},
+                 {"benchmark":"a.B.y","secondaryMetrics":{"gc.alloc.rate.norm":{"score":2448.5}}}]""");
+        assertThat(ResultLookups.value(root, "m/jmh.json", "[benchmark=a.B.y].secondaryMetrics.\"gc.alloc.rate.norm\".score", "%.0f"))
+                .isEqualTo("2449");
+        assertThat(ResultLookups.steps("[benchmark=a.B.x].\"gc.alloc.rate.norm\".score"))
+                .containsExactly("[benchmark=a.B.x]", "\"gc.alloc.rate.norm\"", "score");
+        assertThatThrownBy(() -> ResultLookups.steps("a.\"b.c")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     @DisplayName("a holds marker whose condition is false fails check, naming the file, the line, the sentence before it and the values")
     void falseSentenceIsCaught() throws Exception {
         String chapter = """

@@ -12,14 +12,15 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
  * Records one load run as a timeline: per interval, how many requests started and how each ended, with its latency,
  * plus the {@link HiccupProbe}'s hiccups. The trap it avoids: measuring a timeline must not change what it measures,
- * so the request's own thread does no more than one HdrHistogram {@link Recorder} write per event (no allocation, no
- * lock: a few atomic increments), and everything else — swapping the recorders' histograms each interval, merging,
- * percentiles, encoding — happens on one sampler thread of its own, as HdrHistogram's interval logging intends.
+ * so the request's own thread does no more than one histogram write per event (no allocation, no lock, and no cache
+ * line shared with another request's thread: {@link StripedHistograms}), and everything else — swapping the
+ * histograms each interval, merging, percentiles, encoding — happens on one sampler thread of its own, as
+ * HdrHistogram's interval logging intends.
  *
  * <p>Life cycle: {@link #start} starts the probe and the sampler; the runner calls {@link #beginPhase} before each
  * phase (warm-up, run), {@link #planned} with the phase's plan (to count offered requests per interval, after the
@@ -36,22 +37,27 @@ import org.HdrHistogram.Recorder;
 public final class IntervalRecorder implements AutoCloseable {
 
     private static final int OUTCOMES = Outcome.values().length;
+    /** The series the hot path writes: one per outcome (indexed by ordinal), then these two. */
+    private static final int STARTED = OUTCOMES;
+    private static final int RETRIED = OUTCOMES + 1;
+    /** The outcomes whose latencies are the interval's latency: the requests that got an answer or timed out. */
+    private static final Outcome[] ANSWERED = {Outcome.COMPLETED, Outcome.TIMED_OUT, Outcome.FAILED};
 
     private final NanoClock clock;
     private final TimelineSettings settings;
     private final long intervalNanos;
     private final boolean on;
-    private final Recorder[] ended = new Recorder[OUTCOMES];
-    private final Recorder started;
-    private final Recorder retried;
+    private final StripedHistograms series;
     private final HiccupProbe probe;
     private final Thread sampler;
     private volatile boolean running;
 
     // the sampler's state, guarded by this
+    private final Histogram[] samples = new Histogram[OUTCOMES + 2]; // this interval's, per series
     private final Histogram[] endedSample = new Histogram[OUTCOMES];
-    private Histogram startedSample;
-    private Histogram retriedSample;
+    private final Histogram[] latencyOf = new Histogram[OUTCOMES + 2]; // per series: latency for ANSWERED, else null
+    private final Histogram startedSample;
+    private final Histogram retriedSample;
     private Histogram hiccupSample;
     private final Histogram latency;
     private final Histogram runHiccups;
@@ -95,8 +101,9 @@ public final class IntervalRecorder implements AutoCloseable {
         this.on = settings.on();
         this.intervalNanos = settings.interval().toNanos();
         if (!on) {
-            started = null;
-            retried = null;
+            series = null;
+            startedSample = null;
+            retriedSample = null;
             probe = null;
             sampler = null;
             latency = null;
@@ -104,15 +111,17 @@ public final class IntervalRecorder implements AutoCloseable {
             scratch = null;
             return;
         }
-        for (int i = 0; i < OUTCOMES; i++) {
-            ended[i] = newRecorder();
-            endedSample[i] = ended[i].getIntervalHistogram(); // the histogram every later swap recycles
+        series = new StripedHistograms(OUTCOMES + 2, StripedHistograms.defaultStripes(), IntervalRecorder::newHistogram);
+        for (int i = 0; i < samples.length; i++) {
+            samples[i] = newHistogram();
         }
-        started = newRecorder();
-        startedSample = started.getIntervalHistogram();
-        retried = newRecorder();
-        retriedSample = retried.getIntervalHistogram();
+        System.arraycopy(samples, 0, endedSample, 0, OUTCOMES);
+        startedSample = samples[STARTED];
+        retriedSample = samples[RETRIED];
         latency = newHistogram();
+        for (Outcome answered : ANSWERED) {
+            latencyOf[answered.ordinal()] = latency;
+        }
         runHiccups = newHistogram();
         scratch = ByteBuffer.allocate(latency.getNeededByteBufferCapacity());
         probe = HiccupProbe.start(settings.probePeriod());
@@ -132,10 +141,6 @@ public final class IntervalRecorder implements AutoCloseable {
         return new IntervalRecorder(clock, settings);
     }
 
-    private static Recorder newRecorder() {
-        return new Recorder(HiccupProbe.RESOLUTION_NANOS, HiccupProbe.HIGHEST_NANOS, 3);
-    }
-
     private static Histogram newHistogram() {
         return new Histogram(HiccupProbe.RESOLUTION_NANOS, HiccupProbe.HIGHEST_NANOS, 3);
     }
@@ -144,26 +149,26 @@ public final class IntervalRecorder implements AutoCloseable {
         return Math.max(0, Math.min(HiccupProbe.HIGHEST_NANOS, nanos));
     }
 
-    // ---- the hot path: one Recorder write, no allocation ----
+    // ---- the hot path: one striped histogram write, no allocation ----
 
     /** A request started {@code sendLagNanos} after its planned start. */
     public void started(long sendLagNanos) {
         if (on) {
-            started.recordValue(clamp(sendLagNanos));
+            series.record(STARTED, clamp(sendLagNanos));
         }
     }
 
     /** A request ended as {@code outcome}, {@code latencyNanos} after its planned start. */
     public void ended(Outcome outcome, long latencyNanos) {
         if (on) {
-            ended[outcome.ordinal()].recordValue(clamp(latencyNanos));
+            series.record(outcome.ordinal(), clamp(latencyNanos));
         }
     }
 
     /** A caller sent a retry of a request (an attempt after its first). Only the count is kept. */
     public void retried() {
         if (on) {
-            retried.recordValue(0);
+            series.record(RETRIED, 0);
         }
     }
 
@@ -270,25 +275,24 @@ public final class IntervalRecorder implements AutoCloseable {
         }
     }
 
-    /** Swaps every recorder's histogram and keeps the interval that ends at {@code now}; holds this. */
+    /** Takes every series' values since the last cut and keeps the interval that ends at {@code now}; holds this. */
     private void cut(long now) {
-        for (int i = 0; i < OUTCOMES; i++) {
-            endedSample[i] = ended[i].getIntervalHistogram(endedSample[i]);
+        if (latency.getTotalCount() > 0) {
+            latency.reset();
         }
-        startedSample = started.getIntervalHistogram(startedSample);
-        retriedSample = retried.getIntervalHistogram(retriedSample);
+        series.drainInto(samples, latencyOf); // the answered outcomes' values go to the interval's latency as well
+
         hiccupSample = probe.intervalHistogram(hiccupSample);
         long from = intervalStart;
         intervalStart = now;
         if (phase == null || now <= from) {
             return; // before the first phase, or an interval of no length
         }
-        latency.reset();
-        latency.add(endedSample[Outcome.COMPLETED.ordinal()]);
-        latency.add(endedSample[Outcome.TIMED_OUT.ordinal()]);
-        latency.add(endedSample[Outcome.FAILED.ordinal()]);
         if (Interval.RUN.equals(phase)) {
-            runHiccups.add(hiccupSample);
+            // the interval's few wake-ups, not an add's walk over every count of a one-hour histogram
+            for (HistogramIterationValue v : hiccupSample.recordedValues()) {
+                runHiccups.recordValueWithCount(v.getValueIteratedTo(), v.getCountAtValueIteratedTo());
+            }
         }
         byte[][] encoded = new byte[Series.values().length][];
         encoded[Series.LATENCY.ordinal()] = IntervalHistograms.encode(latency, scratch);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * What the time axis costs (the article's warning: measuring on the hot path has its own price, and a probe that
- * wakes a thousand times a second is not free on two cores). A benchmark, not a timed test: it prints its figures
+ * wakes every millisecond or two is not free on two cores). A benchmark, not a timed test: it prints its figures
  * and writes {@code target/reports/timeline-overhead.txt} (+ .json); it asserts only what holds on any machine.
  * Four figures, each the median of interleaved rounds so a noisy moment hits every variant alike:
  * <ol>
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       {@link IntervalRecorder#started} and one {@link IntervalRecorder#ended} — in ns, on one thread and on two at
  *       once (two cores), against the same loop without them; and the bytes it allocates per request
  *       (target: none);</li>
- *   <li><b>the probe</b>: the CPU its thread burns waking every millisecond, as a share of one core and of the
+ *   <li><b>the probe</b>: the CPU its thread burns waking every {@link TimelineSettings#RUN_PROBE_PERIOD}, as a share of one core and of the
  *       machine, and per wake-up;</li>
  *   <li><b>the sampler</b>: the CPU of the thread that cuts the intervals (swaps, merges, percentiles, encodes),
  *       under the book's load;</li>
@@ -51,6 +51,8 @@ class TimelineOverheadBenchmark {
     private static final int ROUNDS = 7;
     private static final Duration PROBE_WINDOW = Duration.ofSeconds(5);
     private static final int RUN_ROUNDS = 5;
+    /** Whole runs of each kind before the timed rounds (see {@link #wholeRun}). */
+    private static final int WARM_RUNS = 3;
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -188,7 +190,7 @@ class TimelineOverheadBenchmark {
     // ---- 2. the probe, alone ----
 
     private static Background probe() throws InterruptedException {
-        try (HiccupProbe probe = HiccupProbe.start()) {
+        try (HiccupProbe probe = HiccupProbe.start(TimelineSettings.RUN_PROBE_PERIOD)) {
             Thread.sleep(200); // started and settled
             long id = probe.thread().threadId();
             long cpu0 = THREADS.getThreadCpuTime(id);
@@ -198,7 +200,7 @@ class TimelineOverheadBenchmark {
             long cpu = THREADS.getThreadCpuTime(id) - cpu0;
             long wakes = probe.wakeUps() - wakes0;
             double seconds = (System.nanoTime() - t0) / 1e9;
-            return background("hiccup probe (1 ms period, idle machine)", cpu, wakes, seconds);
+            return background("hiccup probe (" + TimelineSettings.RUN_PROBE_PERIOD.toMillis() + " ms period, idle machine)", cpu, wakes, seconds);
         }
     }
 
@@ -255,8 +257,12 @@ class TimelineOverheadBenchmark {
         LoadSpec spec = LoadSpec.builder().traceEvery(0).build();
         OpenLoopRunner on = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT);
         OpenLoopRunner off = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.OFF);
-        on.run(spec.withDuration(Duration.ofSeconds(1)), noop); // warm both
-        off.run(spec.withDuration(Duration.ofSeconds(1)), noop);
+        // warm both until the JIT has settled: a C2 compilation landing in one round costs the process more CPU than
+        // the whole timeline does, and with a short warm-up it lands in on- and off-rounds at random
+        for (int w = 0; w < WARM_RUNS; w++) {
+            on.run(spec, noop);
+            off.run(spec, noop);
+        }
         double[] shareOn = new double[RUN_ROUNDS];
         double[] shareOff = new double[RUN_ROUNDS];
         long[] hiccupP99 = new long[RUN_ROUNDS];
