@@ -1,5 +1,6 @@
 package archlab.http;
 
+import archlab.loadgen.testing.MultiSecondCheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stack trace, the port is never called for it (the service does not change: the order reads the same afterwards), and
  * the server keeps serving.
  */
+@MultiSecondCheck
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputOverTheWireTest {
 
