@@ -151,9 +151,10 @@ public final class ScenarioTable {
         }
     }
 
-    /** The recovery verdict from a saved timeline, for a catalogue scenario with a trigger. */
+    /** The recovery verdict from a saved timeline, for a known scenario (catalogue or by name only) with a trigger. */
     static Optional<Recovery> recoveryOf(String scenario, JsonNode timeline) {
-        Optional<Scenario> known = Scenario.catalogue().stream().filter(s -> s.name().equals(scenario)).findFirst();
+        Optional<Scenario> known = java.util.stream.Stream.concat(Scenario.catalogue().stream(), Scenario.byNameOnly().stream())
+                .filter(s -> s.name().equals(scenario)).findFirst();
         if (known.isEmpty()) {
             return Optional.empty();
         }

@@ -43,6 +43,8 @@ class ScenarioRunsTest {
             System.out.println(outcomes.get(s.name()).report().bookLine1());
             System.out.println(outcomes.get(s.name()).report().bookLine2());
             ScenarioProgress.recovery(s, outcomes.get(s.name()).run()).ifPresent(r -> System.out.println(r.line()));
+            ScenarioProgress.serverLines(s, outcomes.get(s.name()).report().extraByName(), outcomes.get(s.name()).run().spec().duration())
+                    .forEach(System.out::println);
         }
     }
 

@@ -30,9 +30,19 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
     private final AtomicLong events = new AtomicLong();
     /** Queue waits, nanoseconds. */
     private final ConcurrentHistogram queueWait = new ConcurrentHistogram(3);
+    private final ServerSeries series;
+
+    /** An event handed to the delegate, stamped with when it was handed over ({@link System#nanoTime()}). */
+    private record Stamped(long handedOver, Runnable event) implements Runnable {
+        @Override
+        public void run() {
+            event.run();
+        }
+    }
 
     public ServerExecutor(ServerThreads threads) {
         this.threads = threads;
+        this.series = new ServerSeries(busy::get, this::oldestQueuedNanos);
         if (threads == ServerThreads.PLATFORM) {
             AtomicInteger n = new AtomicInteger();
             ThreadPoolExecutor pool = new ThreadPoolExecutor(ServerThreads.TOMCAT_MAX_THREADS, ServerThreads.TOMCAT_MAX_THREADS,
@@ -54,10 +64,13 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
     @Override
     public void execute(Runnable event) {
         long handedOver = System.nanoTime();
-        delegate.execute(() -> {
-            queueWait.recordValue(Math.max(0, System.nanoTime() - handedOver));
+        delegate.execute(new Stamped(handedOver, () -> {
+            long takenUp = System.nanoTime();
+            queueWait.recordValue(Math.max(0, takenUp - handedOver));
             events.incrementAndGet();
-            busyMax.accumulateAndGet(busy.incrementAndGet(), Math::max);
+            int busyNow = busy.incrementAndGet();
+            busyMax.accumulateAndGet(busyNow, Math::max);
+            series.record(takenUp, Math.max(0, takenUp - handedOver), busyNow);
             HANDED_OVER.set(new long[] {handedOver});
             try {
                 event.run();
@@ -65,7 +78,15 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
                 HANDED_OVER.remove();
                 busy.decrementAndGet();
             }
-        });
+        }));
+    }
+
+    /** @return how long the oldest event still queued has waited, ns; 0 with none (always 0 on virtual threads) */
+    private long oldestQueuedNanos() {
+        if (delegate instanceof ThreadPoolExecutor pool && pool.getQueue().peek() instanceof Stamped oldest) {
+            return Math.max(0, System.nanoTime() - oldest.handedOver());
+        }
+        return 0;
     }
 
     /**
@@ -93,6 +114,11 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
         return queueWait.copy();
     }
 
+    /** @return the per-interval view (queue wait, busy threads), started by {@link ServerSeries#start()} */
+    public ServerSeries series() {
+        return series;
+    }
+
     /** @return the thread kind */
     public ServerThreads threads() {
         return threads;
@@ -100,6 +126,7 @@ public final class ServerExecutor implements java.util.concurrent.Executor {
 
     /** Stops taking events and lets the running ones finish (at most 5 s). */
     public void shutdown() {
+        series.stop();
         delegate.shutdown();
         try {
             delegate.awaitTermination(5, TimeUnit.SECONDS);

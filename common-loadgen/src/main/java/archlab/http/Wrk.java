@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * wrk, the article's measuring tool, run as a process against an {@link OrderHttpServer} on 127.0.0.1 with the book's
- * mix ({@code book-mix.lua}, beside this class): closed loop, {@code -t8 -c200} as in the article, a bounded duration.
+ * mix ({@code book-mix.lua}, beside this class): closed loop, {@code -t8 -c200} as in the article (or the connections asked for), a bounded duration.
  * Its figures are parsed from the line the script's {@code done()} prints, never retyped.
  *
  * <p>Stateless apart from the script it writes to a temporary file; one run at a time per caller.
@@ -67,10 +67,11 @@ public final class Wrk {
     /**
      * Runs wrk against {@code base} (which must be on 127.0.0.1) for {@code duration}.
      *
-     * @param ids        order ids for the script's gets and pays
-     * @param deadlineMs the {@code X-Deadline-Ms} each request carries
+     * @param ids         order ids for the script's gets and pays
+     * @param deadlineMs  the {@code X-Deadline-Ms} each request carries
+     * @param connections wrk's {@code -c}: connections kept open, one request outstanding on each
      */
-    public static Result run(Path wrk, URI base, List<String> ids, Duration duration, long deadlineMs)
+    public static Result run(Path wrk, URI base, List<String> ids, Duration duration, long deadlineMs, int connections)
             throws IOException, InterruptedException {
         if (!"127.0.0.1".equals(base.getHost())) {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
@@ -82,8 +83,8 @@ public final class Wrk {
         }
         Path idFile = dir.resolve("ids.txt");
         Files.write(idFile, ids);
-        int threads = 8;
-        List<String> cmd = List.of(wrk.toString(), "-t" + threads, "-c200", "-d" + Math.max(1, duration.toSeconds()) + "s",
+        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
+        List<String> cmd = List.of(wrk.toString(), "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
                 "--latency", "--timeout", "2s", "-s", script.toString(), base.toString(), "--",
                 idFile.toString(), Long.toString(deadlineMs), "7", Integer.toString(threads));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -115,6 +115,11 @@ final class PhaseTally {
 
     // tag::classify[]
     Outcome classify(long latencyNanos, Throwable error) {
+        return classify(latencyNanos, timeoutNanos, error);
+    }
+
+    /** The outcome of a request answered {@code latencyNanos} after its deadline's start, for any runner. */
+    static Outcome classify(long latencyNanos, long timeoutNanos, Throwable error) {
         if (error instanceof PoolExhaustedException) {
             return Outcome.POOL_EXHAUSTED;
         }

@@ -3,6 +3,7 @@ package archlab.run;
 import archlab.http.ServerThreads;
 import archlab.text.NearestName;
 import archlab.loadgen.Arrival;
+import archlab.loadgen.Loop;
 import archlab.loadgen.ThreadKind;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -104,7 +105,7 @@ public final class LabProperties {
             LabProperties::duration);
     /** The kind of thread each request runs on. */
     public static final Key<ThreadKind> THREADS = new Key<>("lab.threads", "the thread kind: platform or virtual",
-            "platform", LabProperties::threads);
+            "platform", (property, v) -> oneOf(property, v, ThreadKind.class, "platform or virtual"));
     /** When requests are planned to start. */
     public static final Key<Arrival> ARRIVAL = new Key<>("lab.arrival", "the arrival process: fixed or poisson[:SEED]",
             "poisson:7", LabProperties::arrival);
@@ -141,14 +142,28 @@ public final class LabProperties {
 
     /** How the runner reaches the service: a Java call, or HTTP to the service on an embedded Tomcat. */
     public static final Key<Transport.Kind> TRANSPORT = new Key<>("lab.transport",
-            "how the runner reaches the service: inprocess or http", "http", LabProperties::transport);
+            "how the runner reaches the service: inprocess or http", "http",
+            (property, v) -> oneOf(property, v, Transport.Kind.class, "inprocess or http"));
     /** The HTTP server's threads, with {@code lab.transport=http}. */
     public static final Key<ServerThreads> SERVER_THREADS = new Key<>("lab.server.threads",
-            "the HTTP server's threads: platform (Tomcat's 200) or virtual", "virtual", LabProperties::serverThreads);
+            "the HTTP server's threads: platform (Tomcat's 200) or virtual", "virtual",
+            (property, v) -> oneOf(property, v, ServerThreads.class, "platform or virtual"));
+
+    /** Open loop (the lab's runner) or closed loop (N connections, each waiting for its answer, as wrk). */
+    public static final Key<Loop> LOOP = new Key<>("lab.loop", "how requests are sent: open (on a schedule) or closed"
+            + " (each connection waits for its answer)", "closed",
+            (property, v) -> oneOf(property, v, Loop.class, "open or closed"));
+    /** The closed loop's connections (wrk's {@code -c}). */
+    public static final Key<Integer> LOOP_CONNECTIONS = new Key<>("lab.loop.connections",
+            "the closed loop's connections, 1..10000 (wrk's -c)", "200", LabProperties::connections);
 
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
-            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
+            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SWEEP_RATES, SWEEP_DURATION,
+            SWEEP_WARMUP, SWEEP_ATTEMPTS);
+
+    /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
+    public static final int DEFAULT_CONNECTIONS = 200;
 
     /** The prefix that marks a property as the lab's. */
     public static final String PREFIX = "lab.";
@@ -257,28 +272,21 @@ public final class LabProperties {
         return n;
     }
 
-    private static ThreadKind threads(String property, String v) {
+    /** Parses the name of one of {@code type}'s constants, in any case; {@code names} lists them for the message. */
+    private static <E extends Enum<E>> E oneOf(String property, String v, Class<E> type, String names) {
         try {
-            return ThreadKind.valueOf(v.trim().toUpperCase(Locale.ROOT));
+            return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + " must be platform or virtual, was '" + v + "'");
+            throw new IllegalArgumentException(property + " must be " + names + ", was '" + v + "'");
         }
     }
 
-    private static Transport.Kind transport(String property, String v) {
-        try {
-            return Transport.Kind.valueOf(v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + " must be inprocess or http, was '" + v + "'");
+    private static int connections(String property, String v) {
+        int n = wholeNumber(property, v);
+        if (n < 1 || n > 10_000) {
+            throw new IllegalArgumentException(property + " must be 1..10000 connections, was '" + v + "'");
         }
-    }
-
-    private static ServerThreads serverThreads(String property, String v) {
-        try {
-            return ServerThreads.valueOf(v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + " must be platform or virtual, was '" + v + "'");
-        }
+        return n;
     }
 
     private static Arrival arrival(String property, String v) {

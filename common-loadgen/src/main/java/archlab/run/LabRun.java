@@ -158,6 +158,10 @@ public final class LabRun {
 
     /** Applies the load run's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
     public LabRun withOverrides(LabProperties lab) {
+        if (lab.get(LabProperties.LOOP).orElse(archlab.loadgen.Loop.OPEN) == archlab.loadgen.Loop.CLOSED) {
+            throw new IllegalArgumentException("lab.loop=closed: a load run's report is the open loop's; the closed loop"
+                    + " runs in the side-by-side table: mvn -pl <module> test -Dwrk [-Dlab.loop.connections=N]");
+        }
         LoadSpec s = spec;
         s = apply(lab, LabProperties.RATE, s, LoadSpec::withRate);
         s = apply(lab, LabProperties.DURATION, s, LoadSpec::withDuration);

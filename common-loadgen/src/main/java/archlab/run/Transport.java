@@ -4,10 +4,14 @@ import archlab.downstream.DownstreamCounts;
 import archlab.http.HttpOrderTarget;
 import archlab.http.OrderHttpServer;
 import archlab.http.ServerThreads;
+import archlab.clock.NanoClock;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.ClosedLoopRunner;
+import archlab.loadgen.ThreadKind;
 import archlab.loadgen.Workload;
 import archlab.report.MoneyEvidence;
 import archlab.report.ReportLine;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,7 +27,8 @@ import java.util.List;
  *       book's workload ({@link BookWorkload}); anything else is refused with a message.</li>
  * </ul>
  * Every report says which: a {@code transport} line ({@code transport=http server=tomcat threads=platform max=200
- * accept_queue=100}) and, over HTTP, a {@code server} line (busy threads at most, the queue wait of socket events).
+ * accept_queue=100}) and, over HTTP, a {@code server} line (busy threads at most, the queue wait of socket events) and a
+ * {@code server_timeline} line (per interval from the run's start: the longest queue wait, the most threads busy).
  *
  * @param kind    in process or over HTTP
  * @param threads the server's threads (over HTTP only)
@@ -35,6 +40,18 @@ public record Transport(Kind kind, ServerThreads threads) {
         INPROCESS,
         HTTP
     }
+
+    /** The report line of the server's per-interval view over HTTP ({@link archlab.http.ServerSeries#line()}). */
+    public static final String SERVER_TIMELINE_LINE = "server_timeline";
+
+    /**
+     * Over HTTP, before each run: reads only (no order created or paid) on {@link #WARM_UP_CONNECTIONS} connections,
+     * closed loop, so that the run meets Tomcat's threads started and the client's connections open, as a server in
+     * service would, instead of timing their start.
+     */
+    public static final Duration WARM_UP = Duration.ofMillis(500);
+    /** The warm-up's connections: as many as Tomcat's platform threads. */
+    public static final int WARM_UP_CONNECTIONS = ServerThreads.TOMCAT_MAX_THREADS;
 
     /** The default: a Java call. */
     public static final Transport IN_PROCESS = new Transport(Kind.INPROCESS, ServerThreads.PLATFORM);
@@ -56,7 +73,29 @@ public record Transport(Kind kind, ServerThreads threads) {
         }
         OrderHttpServer server = OrderHttpServer.start(book.target(), threads);
         HttpOrderTarget client = new HttpOrderTarget(server.baseUri());
-        return new OverTheWire(fixture, server, client, book.via(client), server.describe());
+        return new OverTheWire(fixture, server, client, book.via(client), server.describe() + String.format(
+                " warmed=%dms of gets on %d connections (unmeasured, before the run)", WARM_UP.toMillis(), WARM_UP_CONNECTIONS));
+    }
+
+    /** Gets of the pool's orders, closed loop, for {@link #WARM_UP}; their figures are dropped. */
+    private static void warmUp(BookWorkload overHttp) {
+        Workload reads = new Workload() {
+            @Override
+            public String operationOf(long sequence) {
+                return BookWorkload.GET;
+            }
+
+            @Override
+            public void execute(long sequence, String operation, archlab.request.RequestContext ctx) throws Exception {
+                overHttp.execute(sequence, BookWorkload.GET, ctx);
+            }
+        };
+        try {
+            new ClosedLoopRunner(NanoClock.SYSTEM).run(reads, WARM_UP_CONNECTIONS, WARM_UP, Duration.ofSeconds(2), 0,
+                    ThreadKind.VIRTUAL);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A fixture reached through a transport; the server (if any) stops after the run, its figures stay. */
@@ -82,6 +121,10 @@ public record Transport(Kind kind, ServerThreads threads) {
 
         @Override
         public void beforeRun() {
+            if (server != null) {
+                warmUp((BookWorkload) workload);
+                server.executor().series().start();
+            }
             inner.beforeRun();
         }
 
@@ -113,6 +156,7 @@ public record Transport(Kind kind, ServerThreads threads) {
             lines.add(new ReportLine(archlab.report.RunReport.TRANSPORT_LINE, described));
             if (server != null) {
                 lines.add(new ReportLine("server", server.serverLine()));
+                lines.add(new ReportLine(SERVER_TIMELINE_LINE, server.executor().series().line()));
             }
             lines.addAll(inner.extra());
             return lines;

@@ -6,10 +6,12 @@ import archlab.http.OrderHttpServer;
 import archlab.http.ServerThreads;
 import archlab.http.Wrk;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.ClosedLoopRunner;
 import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
+import archlab.request.Outcome;
 import archlab.timeline.TimelineSettings;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -28,51 +30,91 @@ import java.util.function.Supplier;
 
 /**
  * Open loop beside closed loop, against the same server: one fresh fixture served by one {@link OrderHttpServer}
- * (Tomcat's 200 platform threads), first the lab's open-loop runner at the book's load (1,500 req/s, 200 ms deadline,
- * {@code duration}), then wrk ({@link Wrk}: {@code -t8 -c200}, the book's mix, the same duration and the same
- * {@code X-Deadline-Ms}). Writes {@code wrk.md} and {@code wrk.json} under the reports directory: one row per tool,
- * requests/s, p50, p99, max and the command line, every figure read from the run or parsed from wrk's output.
+ * (Tomcat's 200 platform threads), first the lab's open-loop runner at the book's load (1,500 req/s, {@code duration}, a
+ * {@link #TIMEOUT} deadline), then the lab's closed loop ({@link ClosedLoopRunner}: {@code connections} workers, the book's mix
+ * going on where the open loop stopped, the same duration and deadline), then wrk ({@link Wrk}: {@code -t8 -c<connections>},
+ * the book's mix, the same duration and {@code X-Deadline-Ms}) when it is installed. Writes {@code wrk.md} and
+ * {@code wrk.json} under the reports directory: one row per tool, requests/s, p50, p99, max and the command line,
+ * every figure read from the run or parsed from wrk's output.
  *
- * <p>The two count differently, on purpose: the open-loop runner offers requests on a schedule and counts latency
- * from each one's planned start (a late request's wait counts); wrk sends the next request only when a connection's
- * answer came (its latency starts when it sends: coordinated omission). The open loop runs {@link #WARM_UP} unmeasured
- * first; wrk follows on the warm JVM. Not thread-safe.
+ * <p>They count differently, on purpose: the open-loop runner offers requests on a schedule and counts latency
+ * from each one's planned start (a late request's wait counts); the closed loop and wrk send the next request only
+ * when a connection's answer came (their latency starts when they send: coordinated omission). The open loop runs
+ * {@link #WARM_UP} unmeasured first; the closed loops follow on the warm JVM. Not thread-safe.
  */
 public final class WrkSideBySide {
 
     /** Unmeasured open-loop load before the open loop's measured run. */
     public static final Duration WARM_UP = Duration.ofSeconds(2);
 
+    /**
+     * Every row's deadline (and {@code X-Deadline-Ms}): wrk's {@code --timeout 2s}. The book's 200 ms would cap every
+     * row's latencies near 200 ms, open or closed, and hide the wait the open loop counts and the closed loops omit.
+     */
+    public static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+    /**
+     * What one side-by-side run measured.
+     *
+     * @param markdown the written {@code wrk.md}
+     * @param open     the open loop's measured run
+     * @param closed   the lab's closed loop
+     * @param wrk      wrk's figures, empty when wrk is not installed
+     */
+    public record Table(Path markdown, RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
+        /** @return requests the closed loop completed within their deadline, whole run */
+        public long closedCompleted() {
+            return closed.count(Outcome.COMPLETED);
+        }
+    }
+
     private WrkSideBySide() {
     }
 
+    /** As {@link #run(Supplier, Duration, int, Path, Consumer)} with {@code -Dlab.loop.connections} (default 200). */
+    public static Table run(Supplier<? extends LabFixture> fresh, Duration duration, Path reportsDir,
+                            Consumer<String> out) throws IOException, InterruptedException {
+        int connections = LabProperties.fromSystem().get(LabProperties.LOOP_CONNECTIONS)
+                .orElse(LabProperties.DEFAULT_CONNECTIONS);
+        return run(fresh, duration, connections, reportsDir, out);
+    }
+
     /**
-     * @return the written {@code wrk.md}, or empty when wrk is not installed (a line on {@code out} says how to get it)
+     * Runs the open loop, the closed loop and (when installed) wrk; without wrk a line on {@code out} says how to
+     * get it and the table has no wrk row.
+     *
+     * @param connections the closed loop's and wrk's connections
      */
-    public static Optional<Path> run(Supplier<? extends LabFixture> fresh, Duration duration, Path reportsDir,
-                                     Consumer<String> out) throws IOException, InterruptedException {
+    public static Table run(Supplier<? extends LabFixture> fresh, Duration duration, int connections, Path reportsDir,
+                            Consumer<String> out) throws IOException, InterruptedException {
         Optional<Path> wrk = Wrk.find();
-        if (wrk.isEmpty()) {
-            out.accept("wrk: not installed, skipped the closed-loop run; install it with " + Wrk.INSTALL);
-            return Optional.empty();
-        }
         LabFixture fixture = fresh.get();
         if (!(fixture.workload() instanceof BookWorkload book)) {
             throw new IllegalArgumentException("wrk's side by side needs the book's workload, was " + fixture.workload());
         }
-        // an unmeasured warm-up first, so that the JIT does not decide the open loop's figures (wrk then runs on a warm JVM)
-        LoadSpec spec = LoadSpec.book().withDuration(duration).withTraceEvery(0).withWarmup(WARM_UP);
+        // an unmeasured warm-up first, so that the JIT does not decide the open loop's figures
+        LoadSpec spec = LoadSpec.book().withDuration(duration).withTimeout(TIMEOUT).withTraceEvery(0)
+                .withWarmup(WARM_UP);
         RunResult open;
-        Wrk.Result closed;
-        String serverAfterOpen;
-        String serverAfterBoth;
+        ClosedLoopRunner.Result closed;
+        Optional<Wrk.Result> byWrk = Optional.empty();
+        List<String> serverLines = new ArrayList<>();
         try (OrderHttpServer server = OrderHttpServer.start(book.target(), ServerThreads.PLATFORM);
              HttpOrderTarget client = new HttpOrderTarget(server.baseUri())) {
             fixture.beforeRun();
-            open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, book.via(client));
-            serverAfterOpen = server.serverLine();
-            closed = Wrk.run(wrk.get(), server.baseUri(), book.pool(), duration, spec.timeout().toMillis());
-            serverAfterBoth = server.serverLine();
+            BookWorkload overHttp = book.via(client);
+            open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
+            serverLines.add("server after the open loop: " + server.serverLine());
+            closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration, spec.timeout(),
+                    (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
+            serverLines.add("server after the closed loop: " + server.serverLine());
+            if (wrk.isPresent()) {
+                byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), book.pool(), duration, spec.timeout().toMillis(),
+                        connections));
+                serverLines.add("server after wrk: " + server.serverLine());
+            } else {
+                out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
+            }
         } finally {
             fixture.afterRun();
         }
@@ -84,23 +126,29 @@ public final class WrkSideBySide {
                         open.timedOut(), open.failed(), open.rejected()),
                 String.format(Locale.ROOT, "archlab.loadgen.OpenLoopRunner: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
                         spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(), spec.timeout().toMillis())));
-        Wrk.Counts c = closed.counts();
-        rows.add(row("wrk (closed loop)", closed.requestsPerSecond(), closed.latency().p50Millis(),
-                closed.latency().p99Millis(), closed.latency().maxMillis(), String.format(Locale.ROOT,
-                        "requests=%d non_2xx=%d socket_errors=%d", c.requests(), c.non2xx(), c.socketErrors()),
-                closed.commandLine()));
+        LatencySummary c = closed.latency();
+        rows.add(row("lab closed loop", closed.completedPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3,
+                c.maxMicros() / 1e3, String.format(Locale.ROOT,
+                        "answered=%d completed=%d timed_out=%d failed=%d rejected=%d pool_exhausted=%d", closed.answered(),
+                        closed.count(Outcome.COMPLETED), closed.count(Outcome.TIMED_OUT), closed.count(Outcome.FAILED),
+                        closed.count(Outcome.REJECTED), closed.count(Outcome.POOL_EXHAUSTED)),
+                String.format(Locale.ROOT, "archlab.loadgen.ClosedLoopRunner: %d connections for %.1fs, timeout %d ms from"
+                        + " each send, the book's mix (-Dlab.loop.connections=%d)", connections, duration.toMillis() / 1e3,
+                        spec.timeout().toMillis(), connections)));
+        byWrk.ifPresent(w -> rows.add(row("wrk (closed loop)", w.requestsPerSecond(), w.latency().p50Millis(),
+                w.latency().p99Millis(), w.latency().maxMillis(), String.format(Locale.ROOT,
+                        "requests=%d non_2xx=%d socket_errors=%d", w.counts().requests(), w.counts().non2xx(),
+                        w.counts().socketErrors()), w.commandLine())));
         Files.createDirectories(reportsDir);
         Path md = reportsDir.resolve("wrk.md");
-        Files.writeString(md, markdown(rows, serverAfterOpen, serverAfterBoth));
+        Files.writeString(md, markdown(rows, serverLines));
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("rows", rows);
-        json.put("server_after_open_loop", serverAfterOpen);
-        json.put("server_after_both", serverAfterBoth);
+        json.put("server", serverLines);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportsDir.resolve("wrk.json").toFile(), json);
         out.accept(Files.readString(md));
-        return Optional.of(md);
+        return new Table(md, open, closed, byWrk);
     }
-
     private static Map<String, Object> row(String tool, double rps, double p50, double p99, double max, String counts,
                                            String command) {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -114,18 +162,19 @@ public final class WrkSideBySide {
         return r;
     }
 
-    private static String markdown(List<Map<String, Object>> rows, String serverAfterOpen, String serverAfterBoth) {
-        StringBuilder b = new StringBuilder("# Open loop beside closed loop (wrk), one server\n\n")
+    private static String markdown(List<Map<String, Object>> rows, List<String> serverLines) {
+        StringBuilder b = new StringBuilder("# Open loop beside closed loop (the lab's, wrk), one server\n\n")
                 .append("| tool | requests/s | p50 | p99 | max | counts | command |\n|---|---|---|---|---|---|---|\n");
         for (Map<String, Object> r : rows) {
             b.append(String.format(Locale.ROOT, "| %s | %s | %s ms | %s ms | %s ms | %s | `%s` |%n", r.get("tool"),
                     r.get("requests_per_second"), r.get("p50_ms"), r.get("p99_ms"), r.get("max_ms"), r.get("counts"),
                     r.get("command")));
         }
-        return b.append("\nThe open-loop runner's requests/s counts completed requests (within the deadline) and its latency"
-                        + " starts at each request's planned start; wrk's counts every answer (any status) and starts when it"
-                        + " sends, after the previous answer on its connection.\n\n")
-                .append("server after the open loop: ").append(serverAfterOpen).append("\n\n")
-                .append("server after both: ").append(serverAfterBoth).append("\n").toString();
+        b.append("\nThe lab's requests/s count completed requests (within the deadline); the open loop's latency starts at"
+                + " each request's planned start, the closed loop's when it sends, after the previous answer on its"
+                + " connection. wrk's requests/s count every answer (any status); its latency starts when it sends.\n");
+        b.append("\nThe server's lines count from its start: each one covers the rows above it.\n");
+        serverLines.forEach(line -> b.append("\n").append(line).append("\n"));
+        return b.toString();
     }
 }

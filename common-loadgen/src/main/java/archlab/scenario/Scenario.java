@@ -42,6 +42,7 @@ import java.util.Locale;
  * @param paymentSlowLatency   a charge's latency inside {@code paymentSlow}
  * @param paymentPool          the connection pool the payment provider sits behind; null for as many calls at once as arrive
  * @param clientRetries        how the upstream callers retry; {@link ClientRetryPolicy#NONE} for never
+ * @param rate                 the offered load, req/s, in place of the run's; 0 for the run's (the book's 1,500)
  */
 public record Scenario(
         String name,
@@ -61,7 +62,8 @@ public record Scenario(
         Window paymentSlow,
         Duration paymentSlowLatency,
         ConnectionPool.Settings paymentPool,
-        ClientRetryPolicy clientRetries) {
+        ClientRetryPolicy clientRetries,
+        int rate) {
 
     /** How soon after its trigger ends a run must be back to 95 % goodput to count as recovered ({@link Recovery}). */
     public static final Duration RECOVERY_BOUND = Duration.ofMillis(500);
@@ -72,10 +74,10 @@ public record Scenario(
     private static final long SEED = 12_3L;
 
     public Scenario {
-        for (double rate : new double[] {paymentTailFraction, inventoryErrorRate, paymentDeclineRate,
+        for (double share : new double[] {paymentTailFraction, inventoryErrorRate, paymentDeclineRate,
                 paymentLostReplyRate, notifyErrorRate}) {
-            if (!(rate >= 0 && rate <= 1)) {
-                throw new IllegalArgumentException("scenario " + name + ": rates must be in [0, 1], was " + rate);
+            if (!(share >= 0 && share <= 1)) {
+                throw new IllegalArgumentException("scenario " + name + ": rates must be in [0, 1], was " + share);
             }
         }
         java.util.Objects.requireNonNull(clientRetries, "clientRetries");
@@ -146,6 +148,27 @@ public record Scenario(
     }
     // end::retry-storm[]
 
+    /**
+     * The article's incident, meant to run over HTTP ({@code -Dlab.transport=http}) on Tomcat's defaults: 300 req/s
+     * (a fifth of the book's, so that the server is not saturated before the stall and its queue starts near 0), and
+     * from 1.0 s to 2.0 s every charge takes 500 ms. A service that holds its threads through the charge (or a lock
+     * around it) fills Tomcat's 200 threads, and callers that retry a timed-out request at once (3 attempts, no budget,
+     * as {@link #retryStorm()}'s) send more while the server still works on the attempts they left. Not in
+     * {@link #catalogue()}: selected by name ({@code -Dscenarios=incident}).
+     */
+    public static Scenario incident() {
+        return builder("incident",
+                "the article's incident (run it with -Dlab.transport=http): 300 req/s; every charge takes 500 ms from 1.0 s to 2.0 s; callers retry at once, 3 attempts, no budget; recovered as in retry-storm").rate(300)
+                .paymentSlow(new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), Duration.ofMillis(500))
+                .clientRetries(ClientRetryPolicy.immediately(3))
+                .build();
+    }
+
+    /** @return the scenarios outside the catalogue, run only when named: {@link #incident()} */
+    public static List<Scenario> byNameOnly() {
+        return List.of(incident());
+    }
+
     /** @return normal, slow downstream, failing downstream, long outage, retry storm: the rows of 12.3's table */
     public static List<Scenario> catalogue() {
         return List.of(normal(), slowDownstream(), failingDownstream(), longOutage(), retryStorm());
@@ -165,15 +188,16 @@ public record Scenario(
         return trigger().map(w -> Recovery.judge(run, interval, w.from(), w.to(), RECOVERY_BOUND));
     }
 
-    /** @return the book's load with this scenario's callers: {@code load} with {@link #clientRetries} */
+    /** @return the book's load with this scenario's callers ({@link #clientRetries}) and its {@link #rate} if it has one */
     public LoadSpec load(LoadSpec load) {
-        return load.withRetries(clientRetries);
+        return rate > 0 ? load.withRetries(clientRetries).withRate(rate) : load.withRetries(clientRetries);
     }
 
     /** @return the scenario named {@code name} @throws IllegalArgumentException naming the known ones */
     public static Scenario named(String name) {
-        List<String> known = catalogue().stream().map(Scenario::name).toList();
-        return catalogue().stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
+        List<Scenario> all = java.util.stream.Stream.concat(catalogue().stream(), byNameOnly().stream()).toList();
+        List<String> known = all.stream().map(Scenario::name).toList();
+        return all.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("unknown scenario '" + name + "'"
                         + NearestName.among(name, known).map(n -> " (did you mean " + n + "?)").orElse("") + "; known: " + known));
     }
@@ -220,6 +244,9 @@ public record Scenario(
         if (paymentTailFraction > 0) {
             p.add(String.format(Locale.ROOT, "payment tail %.1f%% of calls at %dms", 100 * paymentTailFraction,
                     paymentTailLatency.toMillis()));
+        }
+        if (rate > 0) {
+            p.add("offered " + rate + " req/s");
         }
         if (paymentStall != null) {
             p.add("payment stalls " + paymentStall);
@@ -272,6 +299,7 @@ public record Scenario(
         private Duration paymentSlowLatency = Duration.ZERO;
         private ConnectionPool.Settings paymentPool;
         private ClientRetryPolicy clientRetries = ClientRetryPolicy.NONE;
+        private int rate;
 
         private Builder(String name, String summary) {
             this.name = name;
@@ -353,11 +381,17 @@ public record Scenario(
             return this;
         }
 
+        /** @param perSecond the offered load in place of the run's (0: the run's) */
+        public Builder rate(int perSecond) {
+            this.rate = perSecond;
+            return this;
+        }
+
         /** @throws IllegalArgumentException for a rate outside [0, 1] or a negative latency, naming the scenario */
         public Scenario build() {
             return new Scenario(name, summary, inventoryLatency, paymentLatency, paymentTailFraction, paymentTailLatency,
                     paymentStall, notifyLatency, inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate,
-                    notifyErrorRate, notifierDown, seed, paymentSlow, paymentSlowLatency, paymentPool, clientRetries);
+                    notifyErrorRate, notifierDown, seed, paymentSlow, paymentSlowLatency, paymentPool, clientRetries, rate);
         }
     }
 }

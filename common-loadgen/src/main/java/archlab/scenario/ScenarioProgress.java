@@ -91,4 +91,53 @@ public final class ScenarioProgress {
                 module, scenario, scenarioIndex + 1, catalogueSize, checkpoint + 1, checkpoints.size(), left,
                 left == 1 ? "run" : "runs");
     }
+    /** The report lines of the server's view, by name: set by the harness over HTTP only. */
+    private static final List<String> SERVER_LINES = List.of("transport", "server", "server_timeline");
+
+    /**
+     * Over HTTP, the server's view of a scenario run, to print under its book lines: the report's {@code transport},
+     * {@code server} and {@code server_timeline} lines, then for a scenario with a trigger the longest queue wait
+     * before the trigger, at its peak (and when) and from {@link Scenario#RECOVERY_BOUND} after the trigger's end to
+     * the end of the load, read from the {@code server_timeline} line ({@code interval=100ms … queue_wait_max_ms=…}).
+     * In process there is no server: empty.
+     *
+     * @param extras   the run report's extra lines by name ({@code RunReport.extraByName()})
+     * @param duration how long the load was offered
+     */
+    public static List<String> serverLines(Scenario scenario, java.util.Map<String, Object> extras, java.time.Duration duration) {
+        if (!extras.containsKey("server_timeline")) {
+            return List.of();
+        }
+        List<String> lines = new java.util.ArrayList<>();
+        SERVER_LINES.stream().filter(extras::containsKey).forEach(n -> lines.add(n + "=" + extras.get(n)));
+        String timeline = String.valueOf(extras.get("server_timeline"));
+        long intervalMs = Long.parseLong(field(timeline, "interval").replace("ms", ""));
+        List<Double> waits = field(timeline, "queue_wait_max_ms").equals("-") ? List.of()
+                : java.util.Arrays.stream(field(timeline, "queue_wait_max_ms").split(",")).map(Double::valueOf).toList();
+        scenario.trigger().filter(w -> !waits.isEmpty()).ifPresent(w -> {
+            int from = (int) (w.from().toMillis() / intervalMs);
+            int after = (int) ((w.to().toMillis() + Scenario.RECOVERY_BOUND.toMillis()) / intervalMs);
+            int end = (int) Math.min(waits.size(), duration.toMillis() / intervalMs);
+            int peak = 0;
+            for (int i = 1; i < waits.size(); i++) {
+                peak = waits.get(i) > waits.get(peak) ? i : peak;
+            }
+            lines.add(String.format(Locale.ROOT, "queue_wait_max before_trigger=%.1fms peak=%.1fms at=%.1fs after=%.1fms"
+                            + " (before %s; after: from %s to the load's end %s; per %d ms interval, from server_timeline)",
+                    max(waits, 0, Math.min(from, waits.size())), waits.get(peak), peak * intervalMs / 1e3,
+                    max(waits, Math.min(after, end), end), w.from(), w.to().plus(Scenario.RECOVERY_BOUND), duration, intervalMs));
+        });
+        return lines;
+    }
+
+    /** @return the value of {@code name=value} in a line of space-separated fields */
+    private static String field(String line, String name) {
+        return java.util.Arrays.stream(line.split(" ")).filter(f -> f.startsWith(name + "=")).findFirst()
+                .map(f -> f.substring(name.length() + 1))
+                .orElseThrow(() -> new IllegalArgumentException("no " + name + "= in '" + line + "'"));
+    }
+
+    private static double max(List<Double> values, int from, int to) {
+        return values.subList(from, Math.max(from, to)).stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
 }

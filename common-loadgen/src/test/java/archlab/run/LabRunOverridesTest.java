@@ -210,7 +210,10 @@ class LabRunOverridesTest {
                 Arguments.of("lab.repeat", "twice", "lab.repeat must be a whole number, was 'twice'"),
                 Arguments.of("lab.profile", "maybe", "lab.profile must be true or false, was 'maybe'"),
                 Arguments.of("lab.transport", "grpc", "lab.transport must be inprocess or http, was 'grpc'"),
-                Arguments.of("lab.server.threads", "green", "lab.server.threads must be platform or virtual, was 'green'"));
+                Arguments.of("lab.server.threads", "green", "lab.server.threads must be platform or virtual, was 'green'"),
+                Arguments.of("lab.loop", "half", "lab.loop must be open or closed, was 'half'"),
+                Arguments.of("lab.loop.connections", "0", "lab.loop.connections must be 1..10000 connections, was '0'"),
+                Arguments.of("lab.loop.connections", "many", "lab.loop.connections must be a whole number, was 'many'"));
     }
 
     @Test
@@ -221,6 +224,15 @@ class LabRunOverridesTest {
                 .isEqualTo(new Transport(Transport.Kind.HTTP, archlab.http.ServerThreads.PLATFORM));
         assertThat(fresh().withOverrides(props("lab.transport", "HTTP", "lab.server.threads", "virtual")).transport())
                 .isEqualTo(new Transport(Transport.Kind.HTTP, archlab.http.ServerThreads.VIRTUAL));
+    }
+
+    @Test
+    @DisplayName("a load run is open loop: -Dlab.loop=open runs it, -Dlab.loop=closed is refused, naming -Dwrk where the closed loop runs")
+    void loadRunIsOpenLoop() {
+        assertThat(fresh().withOverrides(props("lab.loop", "open", "lab.loop.connections", "50")).spec())
+                .isEqualTo(fresh().spec());
+        assertThatIllegalArgumentException().isThrownBy(() -> fresh().withOverrides(props("lab.loop", "closed")))
+                .withMessageContaining("lab.loop=closed").withMessageContaining("-Dwrk");
     }
 
     @ParameterizedTest(name = "-D{0}={1}")
