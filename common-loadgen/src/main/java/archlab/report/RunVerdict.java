@@ -43,7 +43,7 @@ public final class RunVerdict {
         held(run).ifPresent(h -> out.add("held: " + h));
         money(report.path("money")).ifPresent(m -> out.add("money: " + m));
         out.add("machine: " + machine(run));
-        book.ifPresent(b -> out.add("book: " + (b.path("run").path("spec").equals(run.path("spec"))
+        book.ifPresent(b -> out.add("book: " + (sameLoad(b.path("run").path("spec"), run.path("spec"))
                 ? bookBeside(b.path("run"), run)
                 : "its saved run of this report had another load (" + describe(b.path("run").path("spec"))
                         + " against this run's " + describe(run.path("spec")) + "): not put side by side")));
@@ -150,9 +150,20 @@ public final class RunVerdict {
                         : "both within " + millis(DISTURBED_MICROS));
     }
 
+    /** Whether two runs offered the same load: rate, duration, timeout, arrival and callers' retries. */
+    static boolean sameLoad(JsonNode a, JsonNode b) {
+        for (String field : new String[] {"ratePerSecond", "duration", "timeout", "arrival", "retries"}) {
+            if (!a.path(field).equals(b.path(field))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static String describe(JsonNode spec) {
         return spec.path("ratePerSecond").asText() + "/s for " + spec.path("duration").asText() + ", timeout "
-                + spec.path("timeout").asText();
+                + spec.path("timeout").asText() + ", arrival " + spec.path("arrival").asText() + ", retries "
+                + spec.path("retries").path("maxAttempts").asText("1") + " attempts";
     }
 
     static String bookBeside(JsonNode bookRun, JsonNode run) {
