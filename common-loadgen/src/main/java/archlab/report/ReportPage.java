@@ -34,8 +34,8 @@ import org.HdrHistogram.Histogram;
  */
 public final class ReportPage {
 
-    /** Where uPlot's files sit in its resource jar ({@code org.webjars.npm:uplot}). */
-    static final String UPLOT = "META-INF/resources/webjars/uplot/" + "1.6.30" + "/dist/";
+    /** Where uPlot's files sit in its resource jar ({@code org.webjars.npm:uplot}), by the version the jar says it is. */
+    static final String UPLOT = "META-INF/resources/webjars/uplot/" + webjarVersion("org.webjars.npm/uplot") + "/dist/";
     /** Percentiles each curve is drawn at, as "nines" (1 / (1 − q)), from the median to 99.99 %. */
     private static final double[] QUANTILES = {0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995, 0.999, 0.9995, 0.9999};
 
@@ -46,7 +46,7 @@ public final class ReportPage {
     }
 
     /**
-     * Writes {@code <name>.html} beside {@code json}.
+     * Writes {@code <name>.html} beside {@code json}, reading the report from it.
      *
      * @param json    a report as {@link ReportWriter} writes it
      * @param verdict the verdict's lines ({@link RunVerdict})
@@ -55,7 +55,19 @@ public final class ReportPage {
      */
     public static Path write(Path json, List<String> verdict) {
         try {
-            JsonNode report = JSON.readTree(json.toFile());
+            return write(json, JSON.readTree(json.toFile()), verdict);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the report " + json, e);
+        }
+    }
+
+    /**
+     * Writes {@code <name>.html} beside {@code json}, from {@code report} already read (the tree of that file).
+     *
+     * @throws UncheckedIOException if the page cannot be written
+     */
+    public static Path write(Path json, JsonNode report, List<String> verdict) {
+        try {
             String name = json.getFileName().toString().replaceFirst("\\.json$", "");
             Path txt = json.resolveSibling(name + ".txt");
             String text = Files.exists(txt) ? Files.readString(txt, StandardCharsets.UTF_8) : "";
@@ -208,6 +220,21 @@ public final class ReportPage {
             }
             Files.deleteIfExists(dir);
         }
+    }
+
+    /** @return the version in a webjar's own {@code META-INF/maven/<group>/<artifact>/pom.properties} */
+    private static String webjarVersion(String groupAndArtifact) {
+        java.util.Properties p = new java.util.Properties();
+        try (InputStream in = ReportPage.class.getClassLoader()
+                .getResourceAsStream("META-INF/maven/" + groupAndArtifact + "/pom.properties")) {
+            if (in == null) {
+                throw new IllegalStateException(groupAndArtifact + " is missing from the class path");
+            }
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + groupAndArtifact + "'s pom.properties", e);
+        }
+        return p.getProperty("version");
     }
 
     private static String resource(String name) {

@@ -65,9 +65,10 @@ public final class ReportWriter {
             Path txt = dir.resolve(report.name() + ".txt");
             Path json = dir.resolve(report.name() + ".json");
             JSON.writeValue(json.toFile(), report);
-            List<String> verdict = RunVerdict.lines(JSON.readTree(json.toFile()), savedInTheBook(report.module(), report.name(), json));
+            JsonNode written = JSON.readTree(json.toFile());
+            List<String> verdict = RunVerdict.lines(written, savedInTheBook(report.module(), report.name(), json));
             Files.writeString(txt, withVerdict(report.text(), verdict), StandardCharsets.UTF_8);
-            ReportPage.write(json, verdict);
+            ReportPage.write(json, written, verdict);
             Path hlog = dir.resolve(report.name() + IntervalLog.SUFFIX);
             RunTimeline timeline = report.run().timeline();
             if (timeline.histograms().isEmpty()) {
