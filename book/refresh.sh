@@ -39,6 +39,15 @@ rm -f "$problems"
 # module's run writes the target/reports/tests.json its claims table is read from (-pl book builds common-loadgen only)
 "${MVN[@]}" -q test -Dmaven.test.failure.ignore=true
 "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
+# over the wire first, each Maven session's reports copied as it ends (the last session's refresh checks every sentence):
+# open loop beside wrk and the generator's capacity, and the article's incident on Tomcat's platform threads, then on
+# virtual threads
+collect() { "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#collect' -Dsurefire.failIfNoSpecifiedTests=false; }
+checkpoints=ch12-1-baseline,ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios
+"${MVN[@]}" -pl "common-loadgen,$checkpoints" test -Dwrk -Dscenarios=incident -Dlab.transport=http
+collect
+"${MVN[@]}" -pl "$checkpoints" test -Dscenarios=incident -Dlab.transport=http -Dlab.server.threads=virtual
+collect
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
 if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false; then
   git status --short book/ || true

@@ -34,6 +34,7 @@ import java.util.regex.Pattern;
 final class ResultLookups {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern FLOATING_CONVERSION = Pattern.compile("%[-#+ 0,(]*\\d*(\\.\\d+)?[fFeEgGaA]");
 
     private ResultLookups() {
     }
@@ -63,7 +64,10 @@ final class ResultLookups {
     static String value(Path root, String file, String path, String format) {
         JsonNode node = node(root, file, path);
         if (format != null) {
-            return String.format(Locale.ROOT, format, node.isIntegralNumber() ? (Object) node.asLong() : node.isNumber() ? node.asDouble() : node.asText());
+            // an integral value under a floating-point conversion (%.1f of a count) is formatted as the number it is
+            boolean floating = FLOATING_CONVERSION.matcher(format).find();
+            return String.format(Locale.ROOT, format, node.isIntegralNumber() && !floating ? (Object) node.asLong()
+                    : node.isNumber() ? node.asDouble() : node.asText());
         }
         if (node.isIntegralNumber()) {
             return Long.toString(node.asLong());

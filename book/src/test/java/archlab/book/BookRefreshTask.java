@@ -24,6 +24,7 @@ class BookRefreshTask {
         Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
         List<Path> copied = BookResults.collect(root, System.out::println);
         copied.forEach(p -> System.out.println("result " + root.relativize(p)));
+        writeIncidentTable(root);
         // only the figures a page links to: a file nobody reads is not drawn (BookSync.check lists any left over)
         archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println,
                 FigureReferences.referenced(root)::contains);
@@ -36,6 +37,27 @@ class BookRefreshTask {
         java.nio.file.Files.createDirectories(list.getParent());
         java.nio.file.Files.write(list, problems.stream().map(p -> p.replace('\n', ' ')).toList());
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * A step between two Maven sessions of the refresh (over HTTP on platform threads, then on virtual threads, then in
+     * process): copies the reports the session just written into {@code book/results/}, as {@link #refresh} does, and
+     * nothing else; the last session's {@link #refresh} checks every sentence.
+     */
+    @Test
+    @DisplayName("collecting one Maven session's reports copies them into book/results")
+    void collect() throws Exception {
+        Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+        BookResults.collect(root, System.out::println).forEach(p -> System.out.println("result " + root.relativize(p)));
+        writeIncidentTable(root);
+    }
+
+    /** Rewrites {@code book/results/incident.md} (+ .json) from the saved incident reports, when there are any. */
+    private static void writeIncidentTable(Path root) {
+        List<archlab.compare.IncidentTable.Row> rows = archlab.compare.IncidentTable.read(root.resolve("book/results"));
+        if (!rows.isEmpty()) {
+            System.out.println("result " + root.relativize(archlab.compare.IncidentTable.write(root.resolve("book/results"), rows)));
+        }
     }
 
     /**

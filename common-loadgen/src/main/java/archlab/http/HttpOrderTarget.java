@@ -62,6 +62,15 @@ public final class HttpOrderTarget implements OrderTarget, AutoCloseable {
         call(ctx, "pay", "/orders/" + orderId + "/pay", HttpRequest.BodyPublishers.noBody());
     }
 
+    /**
+     * {@code GET /noop}: the server answers 204 without calling the service. Deadline handling as for the orders.
+     *
+     * @throws HttpStatusException for any status but 204
+     */
+    public void noop(RequestContext ctx) throws Exception {
+        call(ctx, "noop", OrderServlet.NOOP_PATH, null);
+    }
+
     /** POSTs {@code body} to {@code path} (GETs when null) with the deadline; returns the answer's JSON or throws. */
     private JsonNode call(RequestContext ctx, String op, String path, HttpRequest.BodyPublisher body) throws Exception {
         long remaining = ctx.remainingNanos();

@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  *   <li>{@code POST /orders} with {@code {"customer": "cust"}} → 201 {@code {"id": "..."}} (the port creates the book's
  *       order, one item, for the book's customer: any other customer is a 400);</li>
  *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "..."}};</li>
- *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}}.</li>
+ *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}};</li>
+ *   <li>{@code GET }{@value #NOOP_PATH} → 204, no body, no deadline needed: the server's own cost of a request, for
+ *       measuring a load generator against the peer ({@code archlab.run.GeneratorCapacity}); the port is not called.</li>
  * </ul>
  * Every request carries the caller's remaining deadline in {@value #DEADLINE_HEADER}: whole milliseconds,
  * 1..{@value #MAX_DEADLINE_MS}; it becomes the {@link RequestContext}'s deadline, counted from when the request's socket
@@ -43,6 +45,8 @@ final class OrderServlet extends HttpServlet {
     static final String DEADLINE_HEADER = "X-Deadline-Ms";
     /** The longest deadline a caller may ask for: a minute. */
     static final long MAX_DEADLINE_MS = 60_000;
+    /** The path answered 204 without the port: what a request costs the server and the client, and nothing else. */
+    static final String NOOP_PATH = "/noop";
     /** The largest request body read: 16 KiB. */
     static final int MAX_BODY_BYTES = 16 * 1024;
 
@@ -73,7 +77,10 @@ final class OrderServlet extends HttpServlet {
         String method = req.getMethod();
         try {
             Matcher m;
-            if (path.equals("/orders")) {
+            if (path.equals(NOOP_PATH)) {
+                allow(method, "GET");
+                resp.setStatus(204);
+            } else if (path.equals("/orders")) {
                 allow(method, "POST");
                 String customer = customerOf(req);
                 RequestContext ctx = context(req);
@@ -93,7 +100,7 @@ final class OrderServlet extends HttpServlet {
                 target.pay(ctx, m.group(1));
                 write(resp, 200, Map.of("id", m.group(1), "paid", true));
             } else {
-                throw new BadRequest(404, "no such resource; try POST /orders, GET /orders/{id}, POST /orders/{id}/pay");
+                throw new BadRequest(404, "no such resource; try POST /orders, GET /orders/{id}, POST /orders/{id}/pay, GET " + NOOP_PATH);
             }
         } catch (BadRequest e) {
             if (e.status == 405) {

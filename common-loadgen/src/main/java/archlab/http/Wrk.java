@@ -77,16 +77,41 @@ public final class Wrk {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
         }
         Path dir = Files.createTempDirectory("archlab-wrk");
+        Path idFile = dir.resolve("ids.txt");
+        Files.write(idFile, ids);
+        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
+        return run(wrk, dir, base, duration, connections, threads, idFile.toString(), Long.toString(deadlineMs), "7",
+                Integer.toString(threads));
+    }
+
+    /**
+     * Runs wrk against {@code base}'s {@code GET /noop} (answered 204 by the server, the service never called) for
+     * {@code duration}: wrk's own ceiling on this machine with this server, the peer of
+     * {@code archlab.run.GeneratorCapacity}.
+     *
+     * @param threads wrk's {@code -t}, at most {@code connections}
+     */
+    public static Result runNoop(Path wrk, URI base, Duration duration, int connections, int threads)
+            throws IOException, InterruptedException {
+        if (threads < 1 || threads > connections) {
+            throw new IllegalArgumentException("wrk needs 1 <= threads <= connections, was -t" + threads + " -c" + connections);
+        }
+        return run(wrk, Files.createTempDirectory("archlab-wrk"), base, duration, connections, threads, "noop");
+    }
+
+    private static Result run(Path wrk, Path dir, URI base, Duration duration, int connections, int threads,
+                              String... scriptArgs) throws IOException, InterruptedException {
+        if (!"127.0.0.1".equals(base.getHost())) {
+            throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
+        }
         Path script = dir.resolve("book-mix.lua");
         try (InputStream in = Wrk.class.getResourceAsStream("book-mix.lua")) {
             Files.write(script, in.readAllBytes());
         }
-        Path idFile = dir.resolve("ids.txt");
-        Files.write(idFile, ids);
-        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
-        List<String> cmd = List.of(wrk.toString(), "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
-                "--latency", "--timeout", "2s", "-s", script.toString(), base.toString(), "--",
-                idFile.toString(), Long.toString(deadlineMs), "7", Integer.toString(threads));
+        List<String> cmd = new java.util.ArrayList<>(List.of(wrk.toString(), "-t" + threads, "-c" + connections,
+                "-d" + Math.max(1, duration.toSeconds()) + "s", "--latency", "--timeout", "2s", "-s", script.toString(),
+                base.toString(), "--"));
+        cmd.addAll(List.of(scriptArgs));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(duration.toSeconds() + 30, TimeUnit.SECONDS)) {

@@ -231,6 +231,8 @@ public final class LabRun {
     public Reports run(Supplier<? extends LabFixture> freshFixture) {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
+        // a run on the server's virtual threads never overwrites the same run on its platform threads
+        String name = transport.reportName(this.name);
         Path jfr = reportsDir.resolve(name + ".jfr");
         Supplier<LabFixture> reached = () -> transport.wrap(freshFixture.get());
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment

@@ -64,6 +64,17 @@ public record Transport(Kind kind, ServerThreads threads) {
         java.util.Objects.requireNonNull(threads, "threads");
     }
 
+    /**
+     * @return the report name of a run called {@code name} over this transport: {@code name} itself, but over HTTP on
+     *         the server's virtual threads {@code name-virtual-threads}, so the two server settings keep two reports
+     */
+    public String reportName(String name) {
+        return kind == Kind.HTTP && threads == ServerThreads.VIRTUAL ? name + VIRTUAL_THREADS_SUFFIX : name;
+    }
+
+    /** What {@link #reportName} appends for a run on the server's virtual threads. */
+    public static final String VIRTUAL_THREADS_SUFFIX = "-virtual-threads";
+
     /** @return {@code fixture} as this transport reaches it: itself in process, over a fresh server over HTTP */
     public LabFixture wrap(LabFixture fixture) {
         if (kind == Kind.INPROCESS) {

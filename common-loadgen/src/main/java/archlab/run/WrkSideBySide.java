@@ -143,6 +143,8 @@ public final class WrkSideBySide {
         Path md = reportsDir.resolve("wrk.md");
         Files.writeString(md, markdown(rows, serverLines));
         Map<String, Object> json = new LinkedHashMap<>();
+        // which machine and Maven session wrote it: the book copies one session's reports only
+        json.put("environment", archlab.report.Environment.current());
         json.put("rows", rows);
         json.put("server", serverLines);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportsDir.resolve("wrk.json").toFile(), json);

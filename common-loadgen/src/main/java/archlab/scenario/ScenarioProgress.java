@@ -110,34 +110,7 @@ public final class ScenarioProgress {
         }
         List<String> lines = new java.util.ArrayList<>();
         SERVER_LINES.stream().filter(extras::containsKey).forEach(n -> lines.add(n + "=" + extras.get(n)));
-        String timeline = String.valueOf(extras.get("server_timeline"));
-        long intervalMs = Long.parseLong(field(timeline, "interval").replace("ms", ""));
-        List<Double> waits = field(timeline, "queue_wait_max_ms").equals("-") ? List.of()
-                : java.util.Arrays.stream(field(timeline, "queue_wait_max_ms").split(",")).map(Double::valueOf).toList();
-        scenario.trigger().filter(w -> !waits.isEmpty()).ifPresent(w -> {
-            int from = (int) (w.from().toMillis() / intervalMs);
-            int after = (int) ((w.to().toMillis() + Scenario.RECOVERY_BOUND.toMillis()) / intervalMs);
-            int end = (int) Math.min(waits.size(), duration.toMillis() / intervalMs);
-            int peak = 0;
-            for (int i = 1; i < waits.size(); i++) {
-                peak = waits.get(i) > waits.get(peak) ? i : peak;
-            }
-            lines.add(String.format(Locale.ROOT, "queue_wait_max before_trigger=%.1fms peak=%.1fms at=%.1fs after=%.1fms"
-                            + " (before %s; after: from %s to the load's end %s; per %d ms interval, from server_timeline)",
-                    max(waits, 0, Math.min(from, waits.size())), waits.get(peak), peak * intervalMs / 1e3,
-                    max(waits, Math.min(after, end), end), w.from(), w.to().plus(Scenario.RECOVERY_BOUND), duration, intervalMs));
-        });
+        QueueWaitAroundTrigger.of(scenario, extras, duration).ifPresent(q -> lines.add(q.line(scenario, duration)));
         return lines;
-    }
-
-    /** @return the value of {@code name=value} in a line of space-separated fields */
-    private static String field(String line, String name) {
-        return java.util.Arrays.stream(line.split(" ")).filter(f -> f.startsWith(name + "=")).findFirst()
-                .map(f -> f.substring(name.length() + 1))
-                .orElseThrow(() -> new IllegalArgumentException("no " + name + "= in '" + line + "'"));
-    }
-
-    private static double max(List<Double> values, int from, int to) {
-        return values.subList(from, Math.max(from, to)).stream().mapToDouble(Double::doubleValue).max().orElse(0);
     }
 }

@@ -2,6 +2,8 @@
 -- wrk -t8 -c200 -d3s --latency -s book-mix.lua http://127.0.0.1:PORT -- IDS_FILE DEADLINE_MS SEED THREADS
 --   IDS_FILE: pre-created order ids, one a line (gets read any of them; pays take them in turn, each thread its share)
 --   DEADLINE_MS: the X-Deadline-Ms every request carries (the book's 200 ms timeout)
+-- wrk … -s book-mix.lua http://127.0.0.1:PORT -- noop   asks GET /noop only (answered 204 by the server, no service):
+--   the server's and the tool's own cost per request, for archlab.run.GeneratorCapacity.
 -- The mix is drawn from a seeded random number per request (wrk has no request sequence across its threads).
 -- done() prints one line, "WRK_JSON {...}", that archlab.http.Wrk parses: latencies in microseconds.
 
@@ -16,8 +18,13 @@ local deadline = "200"
 local threads = 1
 local nextPay = 0
 local headers = {}
+local noop = false
 
 function init(args)
+  if args[1] == "noop" then
+    noop = true
+    return
+  end
   local f = assert(io.open(args[1], "r"))
   for line in f:lines() do
     if #line > 0 then ids[#ids + 1] = line end
@@ -31,6 +38,9 @@ function init(args)
 end
 
 function request()
+  if noop then
+    return wrk.format("GET", "/noop")
+  end
   local r = math.random(100)
   if r <= 40 then
     return wrk.format("POST", "/orders", headers, '{"customer":"cust"}')

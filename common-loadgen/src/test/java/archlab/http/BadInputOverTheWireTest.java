@@ -70,6 +70,7 @@ class BadInputOverTheWireTest {
                 Arguments.of("DELETE an order", "DELETE", "/orders/o-1", null, DEADLINE, 405),
                 Arguments.of("PUT on create", "PUT", "/orders", "{\"customer\":\"cust\"}", DEADLINE, 405),
                 Arguments.of("GET on pay", "GET", "/orders/o-1/pay", null, DEADLINE, 405),
+                Arguments.of("POST on the no-op path", "POST", "/noop", "{}", DEADLINE, 405),
                 Arguments.of("no deadline header", "POST", "/orders/o-1/pay", null, new String[0], 400),
                 Arguments.of("a negative deadline", "POST", "/orders/o-1/pay", null, new String[] {"X-Deadline-Ms", "-5"}, 400),
                 Arguments.of("a zero deadline", "GET", "/orders/o-1", null, new String[] {"X-Deadline-Ms", "0"}, 400),

@@ -1,0 +1,45 @@
+package archlab.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.http.Wrk;
+import archlab.report.ReportWriter;
+import java.nio.file.Files;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The lab's open-loop runner against wrk on one server's {@code GET /noop}: {@code mvn -pl common-loadgen test -Dwrk}
+ * writes {@code target/reports/generator-vs-wrk.md} (+ .json). The figures are the machine's; what is asserted is the
+ * shape that holds on any machine.
+ */
+@EnabledIfSystemProperty(named = "wrk", matches = ".*", disabledReason = "about 20 s of probes and 3 s of wrk: mvn -pl common-loadgen test -Dwrk")
+class GeneratorCapacityTest {
+
+    @Test
+    @DisplayName("the runner's capacity over HTTP is the highest probed rate that held (every request started, send lag p99 under 1 ms, every answer in time), printed beside wrk's requests/s on the same no-op endpoint with their ratio")
+    void capacityBesideWrk() throws Exception {
+        GeneratorCapacity.Result result = GeneratorCapacity.run(ReportWriter.reportsDir(), System.out::println);
+        String md = Files.readString(result.markdown());
+        assertThat(md).contains("generator_capacity=" + result.capacity() + " req/s");
+        assertThat(result.probes()).as("probes run").isNotEmpty();
+        result.probes().stream().filter(GeneratorCapacity.Probe::holds).forEach(p -> {
+            assertThat(p.requests().started()).as("a probe that held started every request (%d req/s)", p.ratePerSecond()).isEqualTo(p.requests().offered());
+            assertThat(p.requests().completed()).as("a probe that held had every answer (%d req/s)", p.ratePerSecond()).isEqualTo(p.requests().offered());
+            assertThat(p.sendLagP99Micros()).as("a probe that held was on time (%d req/s)", p.ratePerSecond())
+                    .isLessThan(GeneratorCapacity.SEND_LAG_BOUND.toNanos() / 1_000);
+        });
+        assertThat(result.capacity()).as("the capacity is a rate that held, or 0 when none did").isEqualTo(result.probes().stream()
+                .filter(GeneratorCapacity.Probe::holds).mapToInt(GeneratorCapacity.Probe::ratePerSecond).max().orElse(0));
+        assertThat(result.wrk().isPresent()).as("a wrk row exactly when wrk is installed (" + Wrk.INSTALL + ")")
+                .isEqualTo(Wrk.find().isPresent());
+        result.wrk().ifPresent(w -> {
+            assertThat(w.counts().non2xx()).as("wrk's answers are the no-op's 204s").isZero();
+            assertThat(md).containsPattern("wrk_max=\\d+ req/s");
+            if (result.capacity() > 0) {
+                assertThat(md).containsPattern("ratio generator/wrk=\\d+\\.\\d\\d");
+            }
+        });
+    }
+}
