@@ -54,6 +54,20 @@ record SavedRunReport(Path file, String module, String name, Histogram latency, 
         }
     }
 
+    /** @return the report's {@code server_timeline} line (runs over HTTP only), if any */
+    static java.util.Optional<String> readServerTimeline(Path file) {
+        try {
+            for (JsonNode e : JSON.readTree(file.toFile()).path("extra")) {
+                if (e.path("name").asText().equals(archlab.scenario.QueueWaitAroundTrigger.SERVER_TIMELINE)) {
+                    return java.util.Optional.of(e.path("value").asText());
+                }
+            }
+            return java.util.Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+    }
+
     /** Builds the report from an already parsed {@code root}. */
     static SavedRunReport of(Path file, JsonNode root) {
         if (!accepts(root)) {

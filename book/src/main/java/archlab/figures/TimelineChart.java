@@ -46,8 +46,9 @@ public final class TimelineChart {
     public static Path render(Path report, Path png) {
         SavedTimeline t = SavedRunReport.readTimeline(report);
         ChartImages.headless();
-        List<BufferedImage> panels = List.of(ChartImages.image(goodput(t)), ChartImages.image(latency(t)),
-                ChartImages.image(machine(t)));
+        List<BufferedImage> panels = new java.util.ArrayList<>(List.of(ChartImages.image(goodput(t)),
+                ChartImages.image(latency(t)), ChartImages.image(machine(t))));
+        SavedRunReport.readServerTimeline(report).ifPresent(line -> panels.add(ChartImages.image(server(t, line))));
         return ChartImages.writePng(ChartImages.stack(panels), png);
     }
 
@@ -82,6 +83,35 @@ public final class TimelineChart {
         lines(chart, t, "hiccup max", SavedTimeline.Point::hiccupMaxMillis, false, 2.5f, null);
         lines(chart, t, "send-lag p99", SavedTimeline.Point::sendLagP99Millis, false, 1.5f, new float[] {6f, 4f});
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
+        return chart;
+    }
+
+    /**
+     * Over HTTP: the server per interval ({@code server_timeline}, from the run's start): the longest a request waited
+     * for one of the server's threads, and the most threads busy at once.
+     */
+    static XYChart server(SavedTimeline t, String serverTimeline) {
+        List<Double> waits = archlab.scenario.QueueWaitAroundTrigger.series(serverTimeline, "queue_wait_max_ms");
+        List<Double> busy = archlab.scenario.QueueWaitAroundTrigger.series(serverTimeline, "busy_max");
+        double interval = archlab.scenario.QueueWaitAroundTrigger.intervalMillis(serverTimeline) / 1e3;
+        XYChart chart = base(t, "The server per interval: longest wait for a server thread (left), most threads busy (right)", "ms");
+        double top = Math.max(1.0, waits.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1.15);
+        shade(chart, t, top);
+        if (!waits.isEmpty()) {
+            double[] x = java.util.stream.IntStream.range(0, waits.size()).mapToDouble(i -> (i + 0.5) * interval).toArray();
+            XYSeries q = chart.addSeries("queue wait max", x, waits.stream().mapToDouble(Double::doubleValue).toArray());
+            q.setMarker(SeriesMarkers.CIRCLE);
+            q.setLineStyle(new BasicStroke(2.5f));
+            XYSeries b = chart.addSeries("busy threads", java.util.Arrays.copyOf(x, busy.size()),
+                    busy.stream().mapToDouble(Double::doubleValue).toArray());
+            b.setMarker(SeriesMarkers.NONE);
+            b.setYAxisGroup(1);
+            b.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+            chart.setYAxisGroupTitle(1, "threads");
+            chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
+            chart.getStyler().setYAxisMin(1, 0.0);
+        }
+        chart.getStyler().setYAxisMin(0, 0.0).setYAxisMax(0, top);
         return chart;
     }
 

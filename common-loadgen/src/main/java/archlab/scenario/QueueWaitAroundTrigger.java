@@ -37,9 +37,8 @@ public record QueueWaitAroundTrigger(double beforeTriggerMillis, double peakMill
             return Optional.empty();
         }
         String timeline = String.valueOf(line);
-        long intervalMs = Long.parseLong(field(timeline, "interval").replace("ms", ""));
-        String values = field(timeline, "queue_wait_max_ms");
-        List<Double> waits = values.equals("-") ? List.of() : Arrays.stream(values.split(",")).map(Double::valueOf).toList();
+        long intervalMs = intervalMillis(timeline);
+        List<Double> waits = series(timeline, "queue_wait_max_ms");
         if (waits.isEmpty()) {
             return Optional.empty();
         }
@@ -65,6 +64,21 @@ public record QueueWaitAroundTrigger(double beforeTriggerMillis, double peakMill
                         + " (before %s; after: from %s to the load's end %s; per %d ms interval, from server_timeline)",
                 beforeTriggerMillis, peakMillis, peakAtSeconds, afterMillis, w.from(), w.to().plus(Scenario.RECOVERY_BOUND),
                 duration, intervalMillis);
+    }
+
+    /** @return the interval of a {@code server_timeline} line, ms */
+    public static long intervalMillis(String serverTimeline) {
+        return Long.parseLong(field(serverTimeline, "interval").replace("ms", ""));
+    }
+
+    /**
+     * @param serverTimeline a {@code server_timeline} line
+     * @param name           {@code queue_wait_max_ms} or {@code busy_max}
+     * @return its values, one per interval from the run's start (empty when the server saw no event)
+     */
+    public static List<Double> series(String serverTimeline, String name) {
+        String values = field(serverTimeline, name);
+        return values.equals("-") ? List.of() : Arrays.stream(values.split(",")).map(Double::valueOf).toList();
     }
 
     /** @return the value of {@code name=value} in a line of space-separated fields */
