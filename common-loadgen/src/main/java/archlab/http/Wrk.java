@@ -65,6 +65,40 @@ public final class Wrk {
     }
 
     /**
+     * The book's mix as wrk reads it: the script and the file of order ids it takes its gets and pays from.
+     *
+     * @param script the Lua script ({@code book-mix.lua})
+     * @param ids    the order ids, one a line
+     */
+    public record Script(Path script, Path ids) {
+    }
+
+    /** Writes {@code book-mix.lua} and {@code ids.txt} (the given order ids) into {@code dir}. */
+    public static Script writeScript(Path dir, List<String> ids) throws IOException {
+        Path script = dir.resolve("book-mix.lua");
+        try (InputStream in = Wrk.class.getResourceAsStream("book-mix.lua")) {
+            Files.write(script, in.readAllBytes());
+        }
+        Path idFile = dir.resolve("ids.txt");
+        Files.write(idFile, ids);
+        return new Script(script, idFile);
+    }
+
+    /**
+     * The command that runs wrk with the book's mix against {@code base}: {@code -t8} (fewer with fewer connections:
+     * wrk needs one per thread), {@code -c<connections>}, whole seconds, {@code --latency --timeout 2s}.
+     *
+     * @param deadlineMs the {@code X-Deadline-Ms} each request carries
+     */
+    public static List<String> command(String wrk, URI base, Script script, Duration duration, long deadlineMs,
+                                       int connections) {
+        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
+        return List.of(wrk, "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
+                "--latency", "--timeout", "2s", "-s", script.script().toString(), base.toString(), "--",
+                script.ids().toString(), Long.toString(deadlineMs), "7", Integer.toString(threads));
+    }
+
+    /**
      * Runs wrk against {@code base} (which must be on 127.0.0.1) for {@code duration}.
      *
      * @param ids         order ids for the script's gets and pays
@@ -77,16 +111,7 @@ public final class Wrk {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
         }
         Path dir = Files.createTempDirectory("archlab-wrk");
-        Path script = dir.resolve("book-mix.lua");
-        try (InputStream in = Wrk.class.getResourceAsStream("book-mix.lua")) {
-            Files.write(script, in.readAllBytes());
-        }
-        Path idFile = dir.resolve("ids.txt");
-        Files.write(idFile, ids);
-        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
-        List<String> cmd = List.of(wrk.toString(), "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
-                "--latency", "--timeout", "2s", "-s", script.toString(), base.toString(), "--",
-                idFile.toString(), Long.toString(deadlineMs), "7", Integer.toString(threads));
+        List<String> cmd = command(wrk.toString(), base, writeScript(dir, ids), duration, deadlineMs, connections);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(duration.toSeconds() + 30, TimeUnit.SECONDS)) {
