@@ -26,6 +26,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -37,7 +39,8 @@ import java.util.stream.Stream;
  * serving http://127.0.0.1:41234 pid=12345 threads=platform checkpoint=ch12-1-baseline pool=4000 | downstream_latency …
  * </pre>
  * then {@code curl} lines for a create, a get and a pay, and the {@code wrk} command for the book's mix (its script and
- * the pool's ids written to a scratch directory that {@link #close} deletes). {@link #close} stops the server, lets the
+ * the pool's ids written to a scratch directory that {@link #close} deletes; one left by a server that was killed is
+ * deleted by the next start). {@link #close} stops the server, lets the
  * fixture finish ({@link LabFixture#afterRun()}: an outbox drains) and prints a {@code stopped …} line with what the
  * server and the downstream saw.
  *
@@ -56,6 +59,9 @@ public final class ServedCheckpoint implements AutoCloseable {
     public static final int EXIT_REFUSED = 2;
     /** The system property naming the pid whose end stops a served checkpoint (set by {@link ServedProcess}). */
     public static final String PARENT_PID_PROPERTY = "archlab.serve.parent";
+    /** The scratch directories' names under the system's temp: {@code archlab-serve-<pid>-<random>}. */
+    static final String SCRATCH_PREFIX = "archlab-serve-";
+    private static final Pattern SCRATCH = Pattern.compile(Pattern.quote(SCRATCH_PREFIX) + "(\\d{1,18})-.*");
     /** The fixture's lines that say what is served (the others are figures of a run). */
     private static final Set<String> DESCRIBING_LINES = Set.of("downstream_latency", "scenario");
 
@@ -92,7 +98,8 @@ public final class ServedCheckpoint implements AutoCloseable {
         Path scratch;
         Wrk.Script script;
         try {
-            scratch = Files.createTempDirectory("archlab-serve");
+            sweepScratchOfEndedServers();
+            scratch = Files.createTempDirectory(SCRATCH_PREFIX + ProcessHandle.current().pid() + "-");
             script = Wrk.writeScript(scratch, book.pool());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the wrk script's scratch directory", e);
@@ -240,6 +247,21 @@ public final class ServedCheckpoint implements AutoCloseable {
             System.err.println("[lab] not serving: the process that started it, pid " + parent + ", is gone");
             System.exit(EXIT_REFUSED);
         });
+    }
+
+    /**
+     * Deletes the scratch directories of served checkpoints whose process has ended without deleting its own: a
+     * SIGKILL (a crash test's) runs no {@link #close}.
+     */
+    private static void sweepScratchOfEndedServers() throws IOException {
+        try (Stream<Path> dirs = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            dirs.filter(Files::isDirectory).forEach(dir -> {
+                Matcher m = SCRATCH.matcher(dir.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).filter(ProcessHandle::isAlive).isEmpty()) {
+                    deleteQuietly(dir);
+                }
+            });
+        }
     }
 
     private static void deleteQuietly(Path dir) {

@@ -17,6 +17,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +76,24 @@ class ServedCheckpointTest {
         String last = printed.toString(StandardCharsets.UTF_8).lines().toList().getLast();
         assertThat(last).startsWith("stopped http://127.0.0.1:" + port + " after ").contains("(closed)")
                 .contains("downstream inventory=" + (MemoryFixture.POOL + 3));
+    }
+
+    @Test
+    @DisplayName("a start deletes the scratch folders that servers killed before it left behind, and keeps those of servers still running")
+    void startSweepsScratchOfKilledServers() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        Path left = Files.createDirectory(tmp.resolve(ServedCheckpoint.SCRATCH_PREFIX + ended.pid() + "-killed"));
+        Files.writeString(left.resolve("ids.txt"), "m-1\n");
+        Path running = Files.createDirectories(tmp.resolve(ServedCheckpoint.SCRATCH_PREFIX + ProcessHandle.current().pid() + "-running"));
+        try (ServedCheckpoint served = ServedCheckpoint.start(MemoryFixture::new, ServeSettings.DEFAULT,
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8))) {
+            assertThat(left).as("the folder of pid %d, ended", ended.pid()).doesNotExist();
+            assertThat(running).as("the folder of a server still running").isDirectory();
+        } finally {
+            Files.deleteIfExists(running);
+        }
     }
 
     @Test
