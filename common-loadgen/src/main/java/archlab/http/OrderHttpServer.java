@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleException;
 import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardContext;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.AbstractProtocol;
@@ -22,7 +23,7 @@ import org.HdrHistogram.Histogram;
 
 /**
  * One checkpoint's service over HTTP: an embedded Tomcat (NIO connector, HTTP/1.1 keep-alive) bound to 127.0.0.1 on
- * an ephemeral port, serving {@link OrderServlet} over the given {@link OrderTarget}, with Tomcat's defaults for the
+ * an ephemeral port (or the port asked for), serving {@link OrderServlet} over the given {@link OrderTarget}, with Tomcat's defaults for the
  * connector ({@code acceptCount} {@value ServerThreads#TOMCAT_ACCEPT_COUNT}, keep-alive) and a measured
  * {@link ServerExecutor} for its threads. Errors outside the servlet are JSON too ({@link JsonErrorValve}).
  *
@@ -48,11 +49,25 @@ public final class OrderHttpServer implements AutoCloseable {
     }
 
     /**
-     * Starts a server over {@code target}.
+     * Starts a server over {@code target} on a free port the OS picks.
      *
-     * @throws IllegalStateException when Tomcat cannot start (the port, the scratch directory)
+     * @throws IllegalStateException when Tomcat cannot start (the scratch directory)
      */
     public static OrderHttpServer start(OrderTarget target, ServerThreads threads) {
+        return start(target, threads, LoopbackPort.ANY);
+    }
+
+    /**
+     * Starts a server over {@code target} on 127.0.0.1:{@code port}.
+     *
+     * @param port 1..65535, or {@link LoopbackPort#ANY} (0) for a free port the OS picks
+     * @throws IllegalArgumentException when {@code port} is out of range or another socket listens on it
+     * @throws IllegalStateException    when Tomcat cannot start (the scratch directory)
+     */
+    public static OrderHttpServer start(OrderTarget target, ServerThreads threads, int port) {
+        // refused here, in one line: Tomcat would log a failed bind at SEVERE with its stack trace and start without a
+        // connector
+        LoopbackPort.requireFree("port", port);
         if (QUIET.isEmpty()) {
             throw new AssertionError("the loggers are set up");
         }
@@ -66,7 +81,7 @@ public final class OrderHttpServer implements AutoCloseable {
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(dir.toString());
         Connector connector = new Connector("org.apache.coyote.http11.Http11NioProtocol");
-        connector.setPort(0);
+        connector.setPort(port);
         connector.setProperty("address", "127.0.0.1");
         connector.setProperty("acceptCount", Integer.toString(ServerThreads.TOMCAT_ACCEPT_COUNT));
         connector.setXpoweredBy(false);
@@ -74,6 +89,12 @@ public final class OrderHttpServer implements AutoCloseable {
         tomcat.setConnector(connector);
         ((StandardHost) tomcat.getHost()).setErrorReportValveClass(JsonErrorValve.class.getName());
         Context context = tomcat.addContext("", dir.toString());
+        if (context instanceof StandardContext standard) {
+            // one context, never redeployed: no class loader to leak, and the checks would only warn, at every stop,
+            // that they need --add-opens
+            standard.setClearReferencesThreadLocals(false);
+            standard.setClearReferencesRmiTargets(false);
+        }
         Tomcat.addServlet(context, "orders", new OrderServlet(target));
         context.addServletMappingDecoded("/", "orders");
         try {
@@ -82,12 +103,13 @@ public final class OrderHttpServer implements AutoCloseable {
             executor.shutdown();
             throw new IllegalStateException("Tomcat did not start", e);
         }
-        int port = connector.getLocalPort();
-        if (port <= 0) {
+        int bound = connector.getLocalPort();
+        if (bound <= 0) {
             executor.shutdown();
-            throw new IllegalStateException("Tomcat's connector is not listening (local port " + port + ")");
+            throw new IllegalStateException("Tomcat's connector is not listening (local port " + bound + ")"
+                    + (port == LoopbackPort.ANY ? "" : ": another socket may have taken 127.0.0.1:" + port + " meanwhile"));
         }
-        return new OrderHttpServer(tomcat, executor, dir, port);
+        return new OrderHttpServer(tomcat, executor, dir, bound);
     }
 
     /** @return the port it listens on, on 127.0.0.1 */

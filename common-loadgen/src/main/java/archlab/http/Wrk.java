@@ -65,6 +65,40 @@ public final class Wrk {
     }
 
     /**
+     * The book's mix as wrk reads it: the script and the file of order ids it takes its gets and pays from.
+     *
+     * @param script the Lua script ({@code book-mix.lua})
+     * @param ids    the order ids, one a line
+     */
+    public record Script(Path script, Path ids) {
+    }
+
+    /** Writes {@code book-mix.lua} and {@code ids.txt} (the given order ids) into {@code dir}. */
+    public static Script writeScript(Path dir, List<String> ids) throws IOException {
+        Path script = dir.resolve("book-mix.lua");
+        try (InputStream in = Wrk.class.getResourceAsStream("book-mix.lua")) {
+            Files.write(script, in.readAllBytes());
+        }
+        Path idFile = dir.resolve("ids.txt");
+        Files.write(idFile, ids);
+        return new Script(script, idFile);
+    }
+
+    /**
+     * The command that runs wrk with the book's mix against {@code base}: {@code -t8} (fewer with fewer connections:
+     * wrk needs one per thread), {@code -c<connections>}, whole seconds, {@code --latency --timeout 2s}.
+     *
+     * @param deadlineMs the {@code X-Deadline-Ms} each request carries
+     */
+    public static List<String> command(String wrk, URI base, Script script, Duration duration, long deadlineMs,
+                                       int connections) {
+        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
+        return List.of(wrk, "-t" + threads, "-c" + connections, "-d" + Math.max(1, duration.toSeconds()) + "s",
+                "--latency", "--timeout", "2s", "-s", script.script().toString(), base.toString(), "--",
+                script.ids().toString(), Long.toString(deadlineMs), "7", Integer.toString(threads));
+    }
+
+    /**
      * Runs wrk against {@code base} (which must be on 127.0.0.1) for {@code duration}.
      *
      * @param ids         order ids for the script's gets and pays
@@ -77,41 +111,33 @@ public final class Wrk {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
         }
         Path dir = Files.createTempDirectory("archlab-wrk");
-        Path idFile = dir.resolve("ids.txt");
-        Files.write(idFile, ids);
-        int threads = Math.min(8, connections); // wrk needs at least one connection per thread
-        return run(wrk, dir, base, duration, connections, threads, idFile.toString(), Long.toString(deadlineMs), "7",
-                Integer.toString(threads));
+        return runProcess(command(wrk.toString(), base, writeScript(dir, ids), duration, deadlineMs, connections), dir,
+                duration);
     }
 
     /**
      * Runs wrk against {@code base}'s {@code GET /noop} (answered 204 by the server, the service never called) for
      * {@code duration}: wrk's own ceiling on this machine with this server, the peer of
-     * {@code archlab.run.GeneratorCapacity}.
+     * {@code archlab.run.GeneratorCapacity}. The book's script, told {@code noop}, asks that path only.
      *
-     * @param threads wrk's {@code -t}, at most {@code connections}
+     * @param threads wrk's {@code -t}, 1..{@code connections}
      */
     public static Result runNoop(Path wrk, URI base, Duration duration, int connections, int threads)
             throws IOException, InterruptedException {
-        if (threads < 1 || threads > connections) {
-            throw new IllegalArgumentException("wrk needs 1 <= threads <= connections, was -t" + threads + " -c" + connections);
-        }
-        return run(wrk, Files.createTempDirectory("archlab-wrk"), base, duration, connections, threads, "noop");
-    }
-
-    private static Result run(Path wrk, Path dir, URI base, Duration duration, int connections, int threads,
-                              String... scriptArgs) throws IOException, InterruptedException {
         if (!"127.0.0.1".equals(base.getHost())) {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
         }
-        Path script = dir.resolve("book-mix.lua");
-        try (InputStream in = Wrk.class.getResourceAsStream("book-mix.lua")) {
-            Files.write(script, in.readAllBytes());
+        if (threads < 1 || threads > connections) {
+            throw new IllegalArgumentException("wrk needs 1 <= threads <= connections, was -t" + threads + " -c" + connections);
         }
-        List<String> cmd = new java.util.ArrayList<>(List.of(wrk.toString(), "-t" + threads, "-c" + connections,
-                "-d" + Math.max(1, duration.toSeconds()) + "s", "--latency", "--timeout", "2s", "-s", script.toString(),
-                base.toString(), "--"));
-        cmd.addAll(List.of(scriptArgs));
+        Path dir = Files.createTempDirectory("archlab-wrk");
+        Script script = writeScript(dir, List.of());
+        return runProcess(List.of(wrk.toString(), "-t" + threads, "-c" + connections,
+                "-d" + Math.max(1, duration.toSeconds()) + "s", "--latency", "--timeout", "2s", "-s",
+                script.script().toString(), base.toString(), "--", "noop"), dir, duration);
+    }
+
+    private static Result runProcess(List<String> cmd, Path dir, Duration duration) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(duration.toSeconds() + 30, TimeUnit.SECONDS)) {

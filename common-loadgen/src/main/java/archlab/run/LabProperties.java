@@ -123,7 +123,7 @@ public final class LabProperties {
             "the timeline's interval (1ms..1m): goodput, p99, hiccups per interval", "250ms", LabProperties::interval);
     /** The JIT warm-up on a scratch fixture before a JVM's first measured run. */
     public static final Key<Duration> JIT_WARMUP = new Key<>("lab.jit.warmup",
-            "the JIT warm-up on a scratch fixture before a JVM's first run (0s for none)", "0s", LabProperties::jitWarmup);
+            "the JIT warm-up on a scratch fixture before a JVM's first run (0s for none)", "0s", LabProperties::warmup);
     /** JFR recording and the profiles read back from it. */
     public static final Key<Boolean> PROFILE = new Key<>("lab.profile", "JFR recording and profiles: true or false", "false",
             LabProperties::bool);
@@ -135,7 +135,7 @@ public final class LabProperties {
             "2s", LabProperties::duration);
     /** Unmeasured load at the sweep's lowest rate before its first measured one. */
     public static final Key<Duration> SWEEP_WARMUP = new Key<>("lab.sweep.warmup",
-            "unmeasured load before the sweep (0s for none)", "0s", LabProperties::sweepWarmup);
+            "unmeasured load before the sweep (0s for none)", "0s", LabProperties::warmup);
     /** The most runs of one sweep rate: the first, and reruns while the generator was late. */
     public static final Key<Integer> SWEEP_ATTEMPTS = new Key<>("lab.sweep.attempts",
             "the most runs of one sweep rate (1..10)", "3", LabProperties::sweepAttempts);
@@ -157,10 +157,19 @@ public final class LabProperties {
     public static final Key<Integer> LOOP_CONNECTIONS = new Key<>("lab.loop.connections",
             "the closed loop's connections, 1..10000 (wrk's -c)", "200", LabProperties::connections);
 
+    /** The port a checkpoint served on its own listens on ({@code -Dserve}, {@code archlab.serve}). */
+    public static final Key<Integer> SERVE_PORT = new Key<>("lab.serve.port",
+            "the port a served checkpoint listens on, on 127.0.0.1 (0: a free one the OS picks)", "8080",
+            (property, v) -> archlab.http.LoopbackPort.checkedPort(property, wholeNumber(property, v), v));
+    /** How long a checkpoint served on its own serves before it stops by itself. */
+    public static final Key<Integer> SERVE_SECONDS = new Key<>("lab.serve.seconds",
+            "how long a served checkpoint serves, whole seconds 1..86400 (unset: until stopped)", "30",
+            (property, v) -> within(property, v, 1, 86_400, " whole seconds"));
+
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
-            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SWEEP_RATES, SWEEP_DURATION,
-            SWEEP_WARMUP, SWEEP_ATTEMPTS);
+            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SERVE_PORT, SERVE_SECONDS,
+            SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
     public static final int DEFAULT_CONNECTIONS = 200;
@@ -282,9 +291,14 @@ public final class LabProperties {
     }
 
     private static int connections(String property, String v) {
+        return within(property, v, 1, 10_000, " connections");
+    }
+
+    /** A whole number in {@code min..max}, or a message naming the property, the range ({@code what} after it) and v. */
+    private static int within(String property, String v, int min, int max, String what) {
         int n = wholeNumber(property, v);
-        if (n < 1 || n > 10_000) {
-            throw new IllegalArgumentException(property + " must be 1..10000 connections, was '" + v + "'");
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(property + " must be " + min + ".." + max + what + ", was '" + v + "'");
         }
         return n;
     }
@@ -335,11 +349,8 @@ public final class LabProperties {
         return archlab.timeline.TimelineSettings.checkedInterval(property, duration(property, v));
     }
 
-    private static Duration jitWarmup(String property, String v) {
-        return CapacitySweep.checkedWarmup(property, duration(property, v));
-    }
-
-    private static Duration sweepWarmup(String property, String v) {
+    /** A warm-up: 0s (none) or a positive duration ({@code lab.jit.warmup}, {@code lab.sweep.warmup}). */
+    private static Duration warmup(String property, String v) {
         return CapacitySweep.checkedWarmup(property, duration(property, v));
     }
 

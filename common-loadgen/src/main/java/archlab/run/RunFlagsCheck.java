@@ -1,10 +1,12 @@
 package archlab.run;
 
+import archlab.http.LoopbackPort;
 import archlab.scenario.ScenarioProgress;
 
 /**
  * Checks the run flags of a Maven command before any test JVM starts: every {@code -Dlab.*} override
- * ({@link LabProperties}) and the {@code -Dscenarios=…} selection. It runs inside Maven's own JVM (the root POM's
+ * ({@link LabProperties}), the {@code -Dscenarios=…} selection, and with {@code -Dserve} that the port asked for
+ * ({@code -Dlab.serve.port}) is free on 127.0.0.1. It runs inside Maven's own JVM (the root POM's
  * {@code exec-maven-plugin} {@code java} execution, once, in {@code common-loadgen}, which every {@code -pl} builds),
  * so a typo stops the command in one screen, with the property, its value and the nearest known name, instead of a
  * stack trace from a forked test JVM or a minute of fast tests. It ends Maven with exit code 2 and its own two lines:
@@ -23,7 +25,11 @@ public final class RunFlagsCheck {
      */
     public static void main(String[] args) {
         try {
-            LabProperties.fromSystem();
+            LabProperties lab = LabProperties.fromSystem();
+            if (System.getProperty("serve") != null) {
+                lab.get(LabProperties.SERVE_PORT).ifPresent(port ->
+                        LoopbackPort.requireFree(LabProperties.SERVE_PORT.property(), port));
+            }
             String scenarios = System.getProperty("scenarios");
             if (scenarios != null) {
                 ScenarioProgress.selected(scenarios);
