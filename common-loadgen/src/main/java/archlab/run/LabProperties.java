@@ -123,7 +123,7 @@ public final class LabProperties {
             "the timeline's interval (1ms..1m): goodput, p99, hiccups per interval", "250ms", LabProperties::interval);
     /** The JIT warm-up on a scratch fixture before a JVM's first measured run. */
     public static final Key<Duration> JIT_WARMUP = new Key<>("lab.jit.warmup",
-            "the JIT warm-up on a scratch fixture before a JVM's first run (0s for none)", "0s", LabProperties::jitWarmup);
+            "the JIT warm-up on a scratch fixture before a JVM's first run (0s for none)", "0s", LabProperties::warmup);
     /** JFR recording and the profiles read back from it. */
     public static final Key<Boolean> PROFILE = new Key<>("lab.profile", "JFR recording and profiles: true or false", "false",
             LabProperties::bool);
@@ -135,7 +135,7 @@ public final class LabProperties {
             "2s", LabProperties::duration);
     /** Unmeasured load at the sweep's lowest rate before its first measured one. */
     public static final Key<Duration> SWEEP_WARMUP = new Key<>("lab.sweep.warmup",
-            "unmeasured load before the sweep (0s for none)", "0s", LabProperties::sweepWarmup);
+            "unmeasured load before the sweep (0s for none)", "0s", LabProperties::warmup);
     /** The most runs of one sweep rate: the first, and reruns while the generator was late. */
     public static final Key<Integer> SWEEP_ATTEMPTS = new Key<>("lab.sweep.attempts",
             "the most runs of one sweep rate (1..10)", "3", LabProperties::sweepAttempts);
@@ -157,10 +157,23 @@ public final class LabProperties {
     public static final Key<Integer> LOOP_CONNECTIONS = new Key<>("lab.loop.connections",
             "the closed loop's connections, 1..10000 (wrk's -c)", "200", LabProperties::connections);
 
+    /** Where the checkpoint keeps its orders: in memory (the book's) or in PostgreSQL ({@link LabStore}). */
+    public static final Key<archlab.db.StoreKind> STORE = new Key<>("lab.store",
+            "where the orders are kept: memory or postgres", "postgres",
+            (property, v) -> oneOf(property, v, archlab.db.StoreKind.class, "memory or postgres"));
+    /** The PostgreSQL server of {@code lab.store=postgres}, when not the one {@code .servers/postgres.sh} started. */
+    public static final Key<String> JDBC_URL = new Key<>("lab.jdbc.url",
+            "the PostgreSQL server for lab.store=postgres (default: the one .servers/postgres.sh started)",
+            "jdbc:postgresql://127.0.0.1:5432/archlab?user=archlab", LabStore::checkedJdbcUrl);
+    /** The size of each fixture's connection pool with {@code lab.store=postgres}. */
+    public static final Key<Integer> DB_POOL = new Key<>("lab.db.pool",
+            "the connection pool's size with lab.store=postgres (1..200; HikariCP's default 10)", "10",
+            (property, v) -> archlab.db.LabDatabase.checkedPoolSize(property, wholeNumber(property, v)));
+
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
-            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SWEEP_RATES, SWEEP_DURATION,
-            SWEEP_WARMUP, SWEEP_ATTEMPTS);
+            INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, STORE, JDBC_URL, DB_POOL,
+            SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
     public static final int DEFAULT_CONNECTIONS = 200;
@@ -335,11 +348,8 @@ public final class LabProperties {
         return archlab.timeline.TimelineSettings.checkedInterval(property, duration(property, v));
     }
 
-    private static Duration jitWarmup(String property, String v) {
-        return CapacitySweep.checkedWarmup(property, duration(property, v));
-    }
-
-    private static Duration sweepWarmup(String property, String v) {
+    /** A warm-up's length: {@code lab.jit.warmup}, {@code lab.sweep.warmup}. */
+    private static Duration warmup(String property, String v) {
         return CapacitySweep.checkedWarmup(property, duration(property, v));
     }
 

@@ -240,48 +240,50 @@ public final class LabRun {
             if (repetitions > 1) {
                 out.accept(String.format(Locale.ROOT, "[%s/%s] run %d of %d …", module, name, i, repetitions));
             }
-            LabFixture fixture = reached.get();
-            JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
-            RunResult result;
-            try {
-                // inside the try: a fixture that fails to start must not leave a JFR recording running
-                fixture.beforeRun();
-                result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
-            } catch (RuntimeException | Error e) {
+            // closed once its figures are in the report: a fixture with a database drops its schema then
+            try (LabFixture fixture = reached.get()) {
+                JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
+                RunResult result;
+                try {
+                    // inside the try: a fixture that fails to start must not leave a JFR recording running
+                    fixture.beforeRun();
+                    result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
+                } catch (RuntimeException | Error e) {
+                    if (recorder != null) {
+                        // keep the recording for a look at the failure, but never hide the failure behind a dump error
+                        try {
+                            recorder.stopAndDump(jfr);
+                        } catch (RuntimeException dumpFailed) {
+                            e.addSuppressed(dumpFailed);
+                        } finally {
+                            recorder.close();
+                        }
+                    }
+                    throw e;
+                }
                 if (recorder != null) {
-                    // keep the recording for a look at the failure, but never hide the failure behind a dump error
                     try {
                         recorder.stopAndDump(jfr);
-                    } catch (RuntimeException dumpFailed) {
-                        e.addSuppressed(dumpFailed);
                     } finally {
                         recorder.close();
                     }
                 }
-                throw e;
-            }
-            if (recorder != null) {
-                try {
-                    recorder.stopAndDump(jfr);
-                } finally {
-                    recorder.close();
+                fixture.afterRun();
+                ProfileSection section = null;
+                if (recorder != null) {
+                    profile = ProfileReport.read(jfr);
+                    section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
                 }
+                WarmUp warmed = warmUp;
+                if (warmUp != null && warmUp.inThisRun()) {
+                    // the first repetition shows the warm-up just before it; later ones were warmed earlier
+                    result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
+                    warmUp = warmUp.earlier();
+                }
+                reports.add(RunReport.builder().module(module).name(name).environment(Environment.current()).run(result)
+                        .downstream(fixture.downstreamCounts()).money(fixture.money())
+                        .extra(fixture.extra()).profile(section).jitWarmUp(warmed).build());
             }
-            fixture.afterRun();
-            ProfileSection section = null;
-            if (recorder != null) {
-                profile = ProfileReport.read(jfr);
-                section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
-            }
-            WarmUp warmed = warmUp;
-            if (warmUp != null && warmUp.inThisRun()) {
-                // the first repetition shows the warm-up just before it; later ones were warmed earlier
-                result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
-                warmUp = warmUp.earlier();
-            }
-            reports.add(RunReport.builder().module(module).name(name).environment(Environment.current()).run(result)
-                    .downstream(fixture.downstreamCounts()).money(fixture.money())
-                    .extra(fixture.extra()).profile(section).jitWarmUp(warmed).build());
         }
         RunReport last = reports.get(reports.size() - 1);
         if (reports.size() > 1) {
