@@ -81,7 +81,7 @@ final class BookLab implements LabFixture {
 
     private static List<ReportLine> withStore(List<ReportLine> extra, LabStore store, LabDatabase database) {
         List<ReportLine> lines = new ArrayList<>(extra);
-        lines.add(new ReportLine("store", "postgres pool=" + store.poolSize() + " schema=" + database.schema()
+        lines.add(new ReportLine(LabStore.REPORT_LINE, "postgres pool=" + store.poolSize() + " schema=" + database.schema()
                 + " url=" + store.jdbcUrl().orElseThrow()));
         return lines;
     }

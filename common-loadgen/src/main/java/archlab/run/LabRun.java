@@ -67,6 +67,7 @@ public final class LabRun {
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
     private Transport transport = Transport.IN_PROCESS;
+    private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
 
     private LabRun(String module, String name) {
         this.module = module;
@@ -179,6 +180,7 @@ public final class LabRun {
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
         transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
                 lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
+        store = lab.get(LabProperties.STORE).orElse(store);
         return this;
     }
 
@@ -232,7 +234,7 @@ public final class LabRun {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
         Path jfr = reportsDir.resolve(name + ".jfr");
-        Supplier<LabFixture> reached = () -> transport.wrap(freshFixture.get());
+        Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment
         LoadSpec spec = transport.kind() == Transport.Kind.HTTP ? this.spec.withTraceEvery(0) : this.spec;
         WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, reached, timeline, out);
@@ -296,6 +298,21 @@ public final class LabRun {
         out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
                 + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    /**
+     * @return {@code fixture}, when it keeps its orders where {@code -Dlab.store} asked: a fixture on PostgreSQL reports a
+     *         {@value LabStore#REPORT_LINE} line; one that does not (a checkpoint without a PostgreSQL store) is closed and
+     *         refused, so that {@code lab.store=postgres} never runs the load in memory in silence
+     */
+    private LabFixture inTheChosenStore(LabFixture fixture) {
+        if (store == archlab.db.StoreKind.POSTGRES
+                && fixture.extra().stream().noneMatch(l -> l.name().equals(LabStore.REPORT_LINE))) {
+            fixture.close();
+            throw new IllegalArgumentException("lab.store=postgres: " + module + " keeps its orders in memory (its fixture"
+                    + " reports no " + LabStore.REPORT_LINE + " line): it has no PostgreSQL store yet; run it without -Dlab.store");
+        }
+        return fixture;
     }
 
     private static String readText(Path txt) {

@@ -29,6 +29,9 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
     /** The start of the line a test prints when it is skipped for want of a server. */
     public static final String NOT_RUNNING = "PostgreSQL not running: start it with `bash .servers/postgres.sh start`";
 
+    /** The report line a fixture on PostgreSQL adds ({@code store=postgres pool=… schema=… url=…}); {@link LabRun} checks it. */
+    public static final String REPORT_LINE = "store";
+
     /** The default: the book's store, in memory. */
     public static final LabStore MEMORY = new LabStore(StoreKind.MEMORY, Optional.empty(), "not needed", LabDatabase.DEFAULT_POOL_SIZE);
 
