@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The book's in-memory order service, <b>faithfully flawed</b> — this checkpoint is the "before".
+ * The book's order service, <b>faithfully flawed</b> — this checkpoint is the "before".
  *
  * <p>The trap it teaches: one global lock guards the order table, and {@link #pay} holds it while it
  * calls inventory (once per item), payment and notify. Its critical section is therefore as long as
@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The table and its lock are a port, {@link OrderTable}: each operation is one unit of work run by
  * {@link OrderTable#locked}. In memory ({@link InMemoryOrderTable}, the default) the lock is a
  * {@code ReentrantLock}; in PostgreSQL ({@link PostgresOrderTable}) it is a row lock held by a transaction on a
- * pooled connection, across the same downstream calls — the same flaw, where real services have it.
+ * pooled connection, across the same downstream calls — the same flaw, where real services have it. The port is a
+ * locked unit of work rather than a repository's find and save because the lock is what the two stores hold
+ * differently, and the critical sections must stay written here, as long as before (see {@link OrderTable}).
  *
  * <p>Segments marked for "where the time went": {@value #LOCK_WAIT}, {@value #LOCK_HELD} (inclusive of
  * the calls made under it), {@value #INVENTORY}, {@value #PAYMENT}, {@value #NOTIFY}, {@value #JSON_COPY};
