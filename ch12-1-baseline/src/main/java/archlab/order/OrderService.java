@@ -6,29 +6,33 @@ import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
 import archlab.request.RequestContext;
-import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The book's in-memory order service, <b>faithfully flawed</b> — this checkpoint is the "before".
+ * The book's order service, <b>faithfully flawed</b> — this checkpoint is the "before".
  *
  * <p>The trap it teaches: one global lock guards the order table, and {@link #pay} holds it while it
  * calls inventory (once per item), payment and notify. Its critical section is therefore as long as
  * the three downstream calls together (2 + 4 + 2 ms by default), and every create and get waits
- * behind it. A waiter cannot give up: {@link ReentrantLock#lock()} ignores the request's deadline.
+ * behind it. A waiter cannot give up: the lock ignores the request's deadline.
  * The second hot spot is {@link #copy(Order)}: every returned order is a deep copy made by a JSON
  * round trip.
  *
+ * <p>The table and its lock are a port, {@link OrderTable}: each operation is one unit of work run by
+ * {@link OrderTable#locked}. In memory ({@link InMemoryOrderTable}, the default) the lock is a
+ * {@code ReentrantLock}; in PostgreSQL ({@link PostgresOrderTable}) it is a row lock held by a transaction on a
+ * pooled connection, across the same downstream calls — the same flaw, where real services have it. The port is a
+ * locked unit of work rather than a repository's find and save because the lock is what the two stores hold
+ * differently, and the critical sections must stay written here, as long as before (see {@link OrderTable}).
+ *
  * <p>Segments marked for "where the time went": {@value #LOCK_WAIT}, {@value #LOCK_HELD} (inclusive of
- * the calls made under it), {@value #INVENTORY}, {@value #PAYMENT}, {@value #NOTIFY}, {@value #JSON_COPY}.
+ * the calls made under it), {@value #INVENTORY}, {@value #PAYMENT}, {@value #NOTIFY}, {@value #JSON_COPY};
+ * the PostgreSQL table adds {@value PostgresOrderTable#CONNECTION_WAIT}.
  *
  * <p>Thread-safety: all methods are safe to call from any number of threads (that is the lock's job).
  */
@@ -43,23 +47,23 @@ public final class OrderService {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    // tag::lock[]
-    // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
-    // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
-    private final ReentrantLock lock = new ProfiledLock("orders");
-    private final Map<String, Order> orders = new HashMap<>();
-    // end::lock[]
-    private int sequence;
-
+    private final OrderTable table;
     private final Inventory inventory;
     private final Payments payments;
     private final Notifier notifier;
     private final AtomicLong notificationIds = new AtomicLong();
 
+    /** The book's service: orders in memory ({@link InMemoryOrderTable}). */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
+        this(inventory, payments, notifier, new InMemoryOrderTable());
+    }
+
+    /** @param table where the orders are kept, and the lock that guards them */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderTable table) {
         this.inventory = inventory;
         this.payments = payments;
         this.notifier = notifier;
+        this.table = java.util.Objects.requireNonNull(table, "table");
     }
 
     /**
@@ -70,25 +74,12 @@ public final class OrderService {
      */
     public Order create(RequestContext ctx, String customerId, List<Item> items) {
         long total = validatedTotal(customerId, items);
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            sequence++;
-            Order order = new Order(String.format("ord-%06d", sequence), customerId, items, total);
-            orders.put(order.id(), order);
-            return copy(ctx, order);
-        } finally {
-            lock.unlock();
-        }
+        return table.locked(ctx, rows -> copy(ctx, rows.insert(customerId, items, total)));
     }
 
     /** @throws OrderNotFoundException if no order has this id */
     public Order get(RequestContext ctx, String orderId) {
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            return copy(ctx, find(orderId));
-        } finally {
-            lock.unlock();
-        }
+        return table.locked(ctx, rows -> copy(ctx, find(rows, orderId)));
     }
 
     /**
@@ -101,9 +92,8 @@ public final class OrderService {
      */
     // tag::pay[]
     public Order pay(RequestContext ctx, String orderId) {
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            Order order = find(orderId);
+        return table.locked(ctx, rows -> {
+            Order order = find(rows, orderId);
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
             }
@@ -119,33 +109,19 @@ public final class OrderService {
             try (Span s = ctx.span(NOTIFY)) {
                 notifier.notify(ctx, new Notification("ntf-" + notificationIds.incrementAndGet(), order.id()));
             }
-            order.markPaid();
+            rows.markPaid(order);
             return copy(ctx, order);
-        } finally {
-            lock.unlock();
-        }
+        });
     }
     // end::pay[]
 
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
-        lock.lock();
-        try {
-            Order order = orders.get(orderId);
-            return order != null && order.status() == OrderStatus.PAID;
-        } finally {
-            lock.unlock();
-        }
+        return table.isPaid(orderId);
     }
 
-    private void acquire(RequestContext ctx) {
-        try (Span wait = ctx.span(LOCK_WAIT)) {
-            lock.lock();
-        }
-    }
-
-    private Order find(String orderId) {
-        Order order = orderId == null ? null : orders.get(orderId);
+    private static Order find(OrderTable.Rows rows, String orderId) {
+        Order order = rows.find(orderId);
         if (order == null) {
             throw new OrderNotFoundException(orderId);
         }

@@ -3,7 +3,9 @@ package archlab.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import archlab.db.LabDatabase;
 import archlab.loadgen.LoadSpec;
+import archlab.loadgen.testing.StoreUnderTest;
 import archlab.run.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.scenario.Scenario;
@@ -12,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -33,6 +36,9 @@ class ScenarioRunsTest {
 
     @BeforeAll
     void runTheCatalogue() {
+        if (!StoreUnderTest.chosenIsUsable()) {
+            return;
+        }
         List<Scenario> catalogue = ScenarioProgress.selected(System.getProperty("scenarios"));
         for (int i = 0; i < catalogue.size(); i++) {
             Scenario s = catalogue.get(i);
@@ -45,7 +51,16 @@ class ScenarioRunsTest {
             ScenarioProgress.recovery(s, outcomes.get(s.name()).run()).ifPresent(r -> System.out.println(r.line()));
             ScenarioProgress.serverLines(s, outcomes.get(s.name()).report().extraByName(), outcomes.get(s.name()).run().spec().duration())
                     .forEach(System.out::println);
+            for (String pool : List.of(LabDatabase.POOL_LINE, LabDatabase.POOL_TIMELINE_LINE)) {
+                java.util.Optional.ofNullable(outcomes.get(s.name()).report().extraByName().get(pool))
+                        .ifPresent(v -> System.out.println(pool + "=" + v));
+            }
         }
+    }
+
+    @BeforeEach
+    void storeIsUsable() {
+        StoreUnderTest.chosenAndUsable();
     }
 
     @Test

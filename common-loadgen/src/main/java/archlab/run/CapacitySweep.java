@@ -270,10 +270,11 @@ public final class CapacitySweep {
         if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
             out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
                     module, rates.get(0), seconds(warmup)));
-            LabFixture fixture = freshFixture.get();
-            fixture.beforeRun();
-            new OpenLoopRunner().run(spec(rates.get(0), warmup), fixture.workload());
-            fixture.afterRun();
+            try (LabFixture fixture = freshFixture.get()) {
+                fixture.beforeRun();
+                new OpenLoopRunner().run(spec(rates.get(0), warmup), fixture.workload());
+                fixture.afterRun();
+            }
         }
         out.accept("[sweep] " + SweepReport.header());
         List<String> reruns = new ArrayList<>();
@@ -311,16 +312,21 @@ public final class CapacitySweep {
 
     /** One run of {@code rate} on a fresh fixture. */
     private SweepRow measure(Supplier<? extends LabFixture> freshFixture, int rate) {
-        LabFixture fixture = freshFixture.get();
-        System.gc();
-        LoadSpec s = spec(rate, duration);
-        long cpu0 = processCpuNanos();
-        long t0 = System.nanoTime();
-        fixture.beforeRun();
-        RunResult result = new OpenLoopRunner().run(s, fixture.workload());
-        long wall = System.nanoTime() - t0;
-        long cpu1 = processCpuNanos();
-        fixture.afterRun();
+        RunResult result;
+        long wall;
+        long cpu0;
+        long cpu1;
+        try (LabFixture fixture = freshFixture.get()) {
+            System.gc();
+            LoadSpec s = spec(rate, duration);
+            cpu0 = processCpuNanos();
+            long t0 = System.nanoTime();
+            fixture.beforeRun();
+            result = new OpenLoopRunner().run(s, fixture.workload());
+            wall = System.nanoTime() - t0;
+            cpu1 = processCpuNanos();
+            fixture.afterRun();
+        }
         double cpuShare = cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
                 : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
         return SweepRow.of(result, cpuShare);

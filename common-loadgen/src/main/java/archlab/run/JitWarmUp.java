@@ -66,10 +66,12 @@ public final class JitWarmUp {
         LoadSpec warm = spec.withDuration(length).withWarmup(Duration.ZERO);
         out.accept(String.format(Locale.ROOT, "[%s] JIT warm-up: %d req/s for %d ms on a scratch fixture, not measured …",
                 run, warm.ratePerSecond(), length.toMillis()));
-        LabFixture fixture = scratch.get();
-        fixture.beforeRun();
-        RunResult result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(warm, fixture.workload());
-        fixture.afterRun();
+        RunResult result;
+        try (LabFixture fixture = scratch.get()) {
+            fixture.beforeRun();
+            result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(warm, fixture.workload());
+            fixture.afterRun();
+        }
         System.gc(); // the scratch fixture's garbage is not the measured run's to collect
         done = new WarmUp(length, warm.ratePerSecond(), result.offered(), run, true, result.timeline());
         return done;

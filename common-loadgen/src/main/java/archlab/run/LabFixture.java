@@ -9,9 +9,10 @@ import java.util.List;
 /**
  * One freshly built system under test, as a chapter module wires it: its workload and what it can
  * tell about downstream calls and money once the run is over. {@link LabRun} asks for a new fixture
- * for every repetition, so runs never share state.
+ * for every repetition, so runs never share state, and closes each one once its figures are read
+ * ({@link #close()}: a fixture with a database drops its schema there).
  */
-public interface LabFixture {
+public interface LabFixture extends AutoCloseable {
 
     /** @return the workload the runner drives (already prepared: pool created) */
     Workload workload();
@@ -33,5 +34,13 @@ public interface LabFixture {
     /** @return chapter-specific figures (outbox depth, cache hit ratio…); default none */
     default List<ReportLine> extra() {
         return List.of();
+    }
+
+    /**
+     * Releases what the fixture holds outside the heap (a connection pool, a database schema), after every figure was
+     * read: the last call a fixture gets. Default: nothing.
+     */
+    @Override
+    default void close() {
     }
 }

@@ -61,7 +61,7 @@ public final class LabProperties {
         private final String example;
         private final Parser<T> parser;
 
-        private Key(String property, String sets, String example, Parser<T> parser) {
+        Key(String property, String sets, String example, Parser<T> parser) {
             this.property = property;
             this.sets = sets;
             this.example = example;
@@ -169,6 +169,7 @@ public final class LabProperties {
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
             INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SERVE_PORT, SERVE_SECONDS,
+            LabStore.STORE, LabStore.JDBC_URL, LabStore.DB_POOL,
             SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
@@ -282,7 +283,7 @@ public final class LabProperties {
     }
 
     /** Parses the name of one of {@code type}'s constants, in any case; {@code names} lists them for the message. */
-    private static <E extends Enum<E>> E oneOf(String property, String v, Class<E> type, String names) {
+    static <E extends Enum<E>> E oneOf(String property, String v, Class<E> type, String names) {
         try {
             return Enum.valueOf(type, v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
@@ -349,7 +350,7 @@ public final class LabProperties {
         return archlab.timeline.TimelineSettings.checkedInterval(property, duration(property, v));
     }
 
-    /** A warm-up: 0s (none) or a positive duration ({@code lab.jit.warmup}, {@code lab.sweep.warmup}). */
+    /** A warm-up's length: {@code lab.jit.warmup}, {@code lab.sweep.warmup}. */
     private static Duration warmup(String property, String v) {
         return CapacitySweep.checkedWarmup(property, duration(property, v));
     }

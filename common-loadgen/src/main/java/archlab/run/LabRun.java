@@ -67,6 +67,7 @@ public final class LabRun {
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
     private Transport transport = Transport.IN_PROCESS;
+    private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
 
     private LabRun(String module, String name) {
         this.module = module;
@@ -179,6 +180,7 @@ public final class LabRun {
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
         transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
                 lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
+        store = lab.get(LabStore.STORE).orElse(store);
         return this;
     }
 
@@ -234,7 +236,7 @@ public final class LabRun {
         // a run on the server's virtual threads never overwrites the same run on its platform threads
         String name = transport.reportName(this.name);
         Path jfr = reportsDir.resolve(name + ".jfr");
-        Supplier<LabFixture> reached = () -> transport.wrap(freshFixture.get());
+        Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment
         LoadSpec spec = transport.kind() == Transport.Kind.HTTP ? this.spec.withTraceEvery(0) : this.spec;
         WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, reached, timeline, out);
@@ -242,48 +244,50 @@ public final class LabRun {
             if (repetitions > 1) {
                 out.accept(String.format(Locale.ROOT, "[%s/%s] run %d of %d …", module, name, i, repetitions));
             }
-            LabFixture fixture = reached.get();
-            JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
-            RunResult result;
-            try {
-                // inside the try: a fixture that fails to start must not leave a JFR recording running
-                fixture.beforeRun();
-                result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
-            } catch (RuntimeException | Error e) {
+            // closed once its figures are in the report: a fixture with a database drops its schema then
+            try (LabFixture fixture = reached.get()) {
+                JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
+                RunResult result;
+                try {
+                    // inside the try: a fixture that fails to start must not leave a JFR recording running
+                    fixture.beforeRun();
+                    result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
+                } catch (RuntimeException | Error e) {
+                    if (recorder != null) {
+                        // keep the recording for a look at the failure, but never hide the failure behind a dump error
+                        try {
+                            recorder.stopAndDump(jfr);
+                        } catch (RuntimeException dumpFailed) {
+                            e.addSuppressed(dumpFailed);
+                        } finally {
+                            recorder.close();
+                        }
+                    }
+                    throw e;
+                }
                 if (recorder != null) {
-                    // keep the recording for a look at the failure, but never hide the failure behind a dump error
                     try {
                         recorder.stopAndDump(jfr);
-                    } catch (RuntimeException dumpFailed) {
-                        e.addSuppressed(dumpFailed);
                     } finally {
                         recorder.close();
                     }
                 }
-                throw e;
-            }
-            if (recorder != null) {
-                try {
-                    recorder.stopAndDump(jfr);
-                } finally {
-                    recorder.close();
+                fixture.afterRun();
+                ProfileSection section = null;
+                if (recorder != null) {
+                    profile = ProfileReport.read(jfr);
+                    section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
                 }
+                WarmUp warmed = warmUp;
+                if (warmUp != null && warmUp.inThisRun()) {
+                    // the first repetition shows the warm-up just before it; later ones were warmed earlier
+                    result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
+                    warmUp = warmUp.earlier();
+                }
+                reports.add(RunReport.builder().module(module).name(name).environment(Environment.current()).run(result)
+                        .downstream(fixture.downstreamCounts()).money(fixture.money())
+                        .extra(fixture.extra()).profile(section).jitWarmUp(warmed).build());
             }
-            fixture.afterRun();
-            ProfileSection section = null;
-            if (recorder != null) {
-                profile = ProfileReport.read(jfr);
-                section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
-            }
-            WarmUp warmed = warmUp;
-            if (warmUp != null && warmUp.inThisRun()) {
-                // the first repetition shows the warm-up just before it; later ones were warmed earlier
-                result = result.withTimeline(result.timeline().after(warmUp.timeline(), Interval.JIT_WARMUP));
-                warmUp = warmUp.earlier();
-            }
-            reports.add(RunReport.builder().module(module).name(name).environment(Environment.current()).run(result)
-                    .downstream(fixture.downstreamCounts()).money(fixture.money())
-                    .extra(fixture.extra()).profile(section).jitWarmUp(warmed).build());
         }
         RunReport last = reports.get(reports.size() - 1);
         if (reports.size() > 1) {
@@ -296,6 +300,21 @@ public final class LabRun {
         out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
                 + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    /**
+     * @return {@code fixture}, when it keeps its orders where {@code -Dlab.store} asked: a fixture on PostgreSQL reports a
+     *         {@value LabStore#REPORT_LINE} line; one that does not (a checkpoint without a PostgreSQL store) is closed and
+     *         refused, so that {@code lab.store=postgres} never runs the load in memory in silence
+     */
+    private LabFixture inTheChosenStore(LabFixture fixture) {
+        if (store == archlab.db.StoreKind.POSTGRES
+                && fixture.extra().stream().noneMatch(l -> l.name().equals(LabStore.REPORT_LINE))) {
+            fixture.close();
+            throw new IllegalArgumentException("lab.store=postgres: " + module + " keeps its orders in memory (its fixture"
+                    + " reports no " + LabStore.REPORT_LINE + " line): it has no PostgreSQL store yet; run it without -Dlab.store");
+        }
+        return fixture;
     }
 
     private static String readText(Path txt) {

@@ -165,6 +165,11 @@ public record Transport(Kind kind, ServerThreads threads) {
         }
 
         @Override
+        public void close() {
+            inner.close();
+        }
+
+        @Override
         public List<ReportLine> extra() {
             List<ReportLine> lines = new ArrayList<>();
             lines.add(new ReportLine(archlab.report.RunReport.TRANSPORT_LINE, described));

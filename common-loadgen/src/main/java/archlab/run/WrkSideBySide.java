@@ -116,7 +116,11 @@ public final class WrkSideBySide {
                 out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
             }
         } finally {
-            fixture.afterRun();
+            try {
+                fixture.afterRun();
+            } finally {
+                fixture.close();
+            }
         }
         LatencySummary l = open.latency();
         List<Map<String, Object>> rows = new ArrayList<>();

@@ -37,7 +37,8 @@ import java.util.stream.Stream;
  *       caller's stack, the grader's properties, the runner and the stubs);</li>
  * </ul>
  * and when the folder holds anything but classes (a {@code META-INF/services} file would make JUnit or the JDK run
- * the student's code before the grader's). It also refuses a class path on which two places define the same
+ * the student's code before the grader's) and SQL migrations ({@code db/migration/V1__name.sql}: SQL that Flyway runs in
+ * the lab's PostgreSQL for {@code -Dlab.store=postgres}, never in the grader's JVM; grading builds the service in memory). It also refuses a class path on which two places define the same
  * {@code archlab} class, whoever put it there (a dependency the student's POM added).
  *
  * <p>Stateless; each {@link #check} imports the classes anew with ArchUnit.
@@ -51,6 +52,9 @@ public final class StudentCodeCheck {
             return className + ": " + why;
         }
     }
+
+    /** A Flyway SQL migration of the checkpoint's store: {@code db/migration/V1__order_table.sql}. */
+    private static final java.util.regex.Pattern MIGRATION = java.util.regex.Pattern.compile("db/migration/V\\d+__\\w+\\.sql");
 
     private StudentCodeCheck() {
     }
@@ -72,9 +76,9 @@ public final class StudentCodeCheck {
                 String rel = root.relativize(f).toString().replace(File.separatorChar, '/');
                 if (rel.endsWith(".class")) {
                     classNames.add(rel.substring(0, rel.length() - ".class".length()).replace('/', '.'));
-                } else {
-                    refusals.add(new Refusal(rel, "only classes compiled from src/main/java are graded; a resource"
-                            + " such as META-INF/services would run code before the grader"));
+                } else if (!MIGRATION.matcher(rel).matches()) {
+                    refusals.add(new Refusal(rel, "only classes compiled from src/main/java (and SQL migrations under"
+                            + " db/migration) are graded; a resource such as META-INF/services would run code before the grader"));
                 }
             });
         } catch (IOException e) {

@@ -94,6 +94,9 @@ class StudentCodeCheckTest {
                 Arguments.of("the ledger reached by a cast", "archlab/order/Cheat.java", service(
                         "static long charges(archlab.downstream.Payments p) { return ((archlab.downstream.PaymentsStub) p)"
                                 + ".ledger().charges(); }"), "archlab.downstream.PaymentsStub"),
+                Arguments.of("a database connection of its own, past the DataSource a store is given", "archlab/order/Cheat.java",
+                        service("static Object db() throws Exception { return java.sql.DriverManager.getConnection("
+                                + "\"jdbc:postgresql://127.0.0.1/archlab\"); }"), "java.sql.DriverManager"),
                 Arguments.of("the runner", "archlab/order/Cheat.java", service(
                         "static Object runner() { return new archlab.loadgen.OpenLoopRunner(); }"), "archlab.loadgen.OpenLoopRunner"),
                 Arguments.of("state left on the grader's thread", "archlab/order/Cheat.java", service(
@@ -164,16 +167,22 @@ class StudentCodeCheckTest {
     }
 
     @Test
-    @DisplayName("a resource beside the classes (a META-INF/services file would run the student's code before the grader) is refused")
+    @DisplayName("a resource beside the classes (a META-INF/services file would run the student's code before the grader) is refused; a SQL migration under db/migration is not")
     void resourcesRefused() throws IOException {
         Path classes = dir.resolve("classes");
         SourceCompiler.compile(Map.of("archlab/order/Listener.java", "package archlab.order;\npublic class Listener {}\n"), classes);
         Path services = classes.resolve("META-INF/services/org.junit.platform.launcher.LauncherSessionListener");
         Files.createDirectories(services.getParent());
         Files.writeString(services, "archlab.order.Listener\n");
+        Path migration = classes.resolve("db/migration/V1__order_table.sql");
+        Files.createDirectories(migration.getParent());
+        Files.writeString(migration, "CREATE TABLE orders (id text PRIMARY KEY);\n");
+        Files.writeString(classes.resolve("db/migration/not-a-migration.class.txt"), "x\n");
 
         assertThat(StudentCodeCheck.check(classes)).extracting(Refusal::className)
-                .contains("META-INF/services/org.junit.platform.launcher.LauncherSessionListener");
+                .contains("META-INF/services/org.junit.platform.launcher.LauncherSessionListener",
+                        "db/migration/not-a-migration.class.txt")
+                .doesNotContain("db/migration/V1__order_table.sql");
     }
 
     @Test

@@ -29,7 +29,10 @@ final class StudentCodeRules {
             "java.lang", "java.lang.annotation", "java.lang.runtime", "java.lang.invoke",
             "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "java.util.concurrent.locks",
             "java.util.function", "java.util.stream", "java.util.random", "java.math", "java.text", "java.nio.charset",
-            "java.time", "java.time.format", "java.time.temporal", "java.time.chrono");
+            "java.time", "java.time.format", "java.time.temporal", "java.time.chrono",
+            // a store in PostgreSQL (-Dlab.store=postgres) works on the DataSource its fixture hands it; the graders'
+            // GradedCheckpoint builds the service in memory, so none of it runs while a solution is graded
+            "java.sql", "javax.sql");
 
     /** Package prefixes of the libraries a solution may use (its own package, Caffeine, Bucket4j, Jackson, HdrHistogram). */
     static final List<String> PACKAGE_PREFIXES = List.of(
@@ -65,6 +68,8 @@ final class StudentCodeRules {
             Map.entry("java.lang.invoke.MethodHandle", "reflection on the grader's objects"),
             Map.entry("java.lang.invoke.MethodHandleProxies", "reflection on the grader's objects"),
             Map.entry("java.util.ServiceLoader", "loads classes of the grader's class path by name"),
+            Map.entry("java.sql.DriverManager", "loads drivers of the grader's class path by name and connects anywhere;"
+                    + " a store uses the DataSource it is given"),
             Map.entry("java.util.Formatter", "writes files by name"),
             Map.entry("java.util.concurrent.atomic.AtomicIntegerFieldUpdater", "reflection on fields by name"),
             Map.entry("java.util.concurrent.atomic.AtomicLongFieldUpdater", "reflection on fields by name"),

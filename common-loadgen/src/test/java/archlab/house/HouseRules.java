@@ -71,6 +71,36 @@ public final class HouseRules {
                 .because("a checkpoint's service is a service: it meets the harness through its ports, never its runner or reports");
     }
 
+    /** The packages of the database's API and of the libraries behind it: JDBC, the pool, the driver, the migrations. */
+    public static final String[] DATABASE_PACKAGES = {"java.sql..", "javax.sql..", "com.zaxxer.hikari..", "org.postgresql..",
+        "org.flywaydb.."};
+
+    /**
+     * Nothing of a checkpoint touches the database but its store: the classes of {@code archlab.order} whose name starts
+     * with {@code Postgres} (their nested classes with them). The service, its values and its other ports stay free of
+     * JDBC, so a diff of the service shows the lesson, not the plumbing.
+     */
+    public static ArchRule onlyTheStoreTouchesTheDatabase() {
+        return noClasses().that().resideInAPackage("archlab.order..")
+                .and(new DescribedPredicate<JavaClass>("are not the PostgreSQL store (archlab.order.Postgres*)") {
+                    @Override
+                    public boolean test(JavaClass c) {
+                        String name = c.getName();
+                        String outer = name.contains("$") ? name.substring(0, name.indexOf('$')) : name;
+                        return !outer.substring(outer.lastIndexOf('.') + 1).startsWith("Postgres");
+                    }
+                })
+                .should().dependOnClassesThat().resideInAnyPackage(DATABASE_PACKAGES)
+                .because("the store is the one place that speaks SQL; the service meets it through its port");
+    }
+
+    /** In the harness, only {@code archlab.db} (one fixture's schema and measured pool) touches the database. */
+    public static ArchRule onlyArchlabDbTouchesTheDatabase() {
+        return noClasses().that().resideInAPackage("archlab..").and().resideOutsideOfPackage("archlab.db..")
+                .should().dependOnClassesThat().resideInAnyPackage(DATABASE_PACKAGES)
+                .because("the runner, the reports and the transports know a database only through archlab.db");
+    }
+
     /** The harness names no checkpoint and no book tool. */
     public static ArchRule harnessKnowsNoCheckpoint() {
         return noClasses().that().resideInAPackage("archlab..")

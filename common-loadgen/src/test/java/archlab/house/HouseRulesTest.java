@@ -17,6 +17,12 @@ class HouseRulesTest {
     }
 
     @Test
+    @DisplayName("in the harness only archlab.db touches the database (JDBC, the pool, the driver, the migrations)")
+    void onlyArchlabDbTouchesTheDatabase() {
+        HouseRules.onlyArchlabDbTouchesTheDatabase().check(HARNESS);
+    }
+
+    @Test
     @DisplayName("the harness's packages have no cycle between them")
     void harnessFreeOfCycles() {
         HouseRules.harnessFreeOfCycles().check(HARNESS);

@@ -188,6 +188,17 @@ class LabRunOverridesTest {
     }
 
     @Test
+    @DisplayName("-Dlab.store=postgres on a checkpoint whose fixture keeps its orders in memory is refused before any load, naming why; the fixture is closed")
+    void postgresWithoutAStoreIsRefused() {
+        RecordingFixture fixture = new RecordingFixture();
+        LabRun run = fresh().jitWarmUp(java.time.Duration.ZERO, new JitWarmUp()).profiled(false)
+                .withOverrides(props("lab.store", "postgres"));
+        assertThatIllegalArgumentException().isThrownBy(() -> run.run(() -> fixture))
+                .withMessageStartingWith("lab.store=postgres: test-module keeps its orders in memory");
+        assertThat(fixture.calls).doesNotContain("beforeRun executed=0").endsWith("close");
+    }
+
+    @Test
     @DisplayName("the sweep's keys are known to a load run too: one command line may carry both, the load's keys apply")
     void sweepKeysAreKnown() {
         LabRun run = fresh().withOverrides(props("lab.rate", "1000", "lab.sweep.rates", "250,500", "lab.sweep.attempts", "1"));

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class RecordingFixture implements LabFixture {
 
-    /** The calls LabRun made, in order: "workload", "beforeRun", "afterRun executed=N", "downstreamCounts", "money", "extra". */
+    /** The calls LabRun made, in order: "workload", "beforeRun", "afterRun executed=N", "downstreamCounts", "money", "extra", "close". */
     final List<String> calls = new CopyOnWriteArrayList<>();
     final AtomicLong executed = new AtomicLong();
 
@@ -71,5 +71,10 @@ final class RecordingFixture implements LabFixture {
             }
         }
         return -1;
+    }
+
+    @Override
+    public void close() {
+        calls.add("close");
     }
 }

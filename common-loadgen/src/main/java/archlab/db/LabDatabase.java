@@ -1,0 +1,196 @@
+package archlab.db;
+
+import archlab.report.ReportLine;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+
+/**
+ * One fixture's database: a fresh schema in the lab's PostgreSQL, migrated by Flyway from the checkpoint's
+ * {@code src/main/resources/db/migration} ({@value #MIGRATIONS}), and a HikariCP pool whose connections see that schema
+ * only, measured ({@link PoolMetrics}). {@link #close()} closes the pool and drops the schema, so runs never share rows
+ * and test classes running at once never meet.
+ *
+ * <p>The pool is HikariCP's defaults but its size (fixed: {@code minimumIdle = maximumPoolSize}) and its name: in
+ * particular its connection timeout stays 30 s, and auto-commit on (a store that needs a transaction says so). Nothing
+ * of the request reaches the pool: a borrower waits for a connection however late its request already is.
+ *
+ * <p>Each fixture calls {@link #startRun()} just before the load (forgetting its own preparation) and {@link #endRun()}
+ * after; {@link #reportLines()} then gives the report's two lines:
+ * <pre>
+ * db_pool=size=10 connection_wait p50=…ms p99=…ms max=…ms n=… active_max=10 waiting_max=… timeouts=0 connection_held p50=…ms p99=…ms
+ * db_pool_timeline=interval=100ms from=the run's start connection_wait_max_ms=… active_max=… waiting_max=…
+ * </pre>
+ *
+ * <p>Thread-safety: {@link #dataSource()} from any thread; the run's lifecycle ({@link #startRun}, {@link #endRun},
+ * {@link #close}) from the fixture's.
+ */
+public final class LabDatabase implements AutoCloseable {
+
+    /** Where Flyway finds a checkpoint's migrations: its {@code src/main/resources/db/migration}. */
+    public static final String MIGRATIONS = "classpath:db/migration";
+    /** The report line of the pool's figures. */
+    public static final String POOL_LINE = "db_pool";
+    /** The report line of the pool's view per interval. */
+    public static final String POOL_TIMELINE_LINE = "db_pool_timeline";
+    /** HikariCP's own default pool size. */
+    public static final int DEFAULT_POOL_SIZE = 10;
+    /** The largest pool a fixture may open: the lab's server allows 250 connections (.servers/postgres.sh). */
+    public static final int MAX_POOL_SIZE = 200;
+
+    private final String jdbcUrl;
+    private final String schema;
+    private final HikariDataSource pool;
+    private final PoolMetrics metrics;
+
+    private LabDatabase(String jdbcUrl, String schema, HikariDataSource pool, PoolMetrics metrics) {
+        this.jdbcUrl = jdbcUrl;
+        this.schema = schema;
+        this.pool = pool;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Creates a schema named {@code lab_<label>_<random>}, runs the migrations found on the thread's context class
+     * loader into it, and opens a pool of {@code poolSize} connections to it.
+     *
+     * @param jdbcUrl  e.g. {@code jdbc:postgresql://127.0.0.1:5432/archlab?user=archlab}
+     * @param label    a few letters naming the fixture, kept in the schema's name (others are dropped)
+     * @param poolSize 1..{@value #MAX_POOL_SIZE}
+     * @throws IllegalArgumentException for a bad pool size
+     * @throws IllegalStateException    when the server cannot be reached or the migrations fail (nothing is left behind)
+     */
+    public static LabDatabase open(String jdbcUrl, String label, int poolSize) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        checkedPoolSize("pool size", poolSize);
+        String schema = schemaName(label);
+        try {
+            Flyway.configure(Thread.currentThread().getContextClassLoader()).dataSource(jdbcUrl, null, null)
+                    .schemas(schema).createSchemas(true).locations(MIGRATIONS).failOnMissingLocations(true)
+                    .load().migrate();
+        } catch (RuntimeException e) {
+            dropQuietly(jdbcUrl, schema, e);
+            throw new IllegalStateException("could not create the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+        HikariDataSource[] created = new HikariDataSource[1];
+        PoolMetrics metrics = new PoolMetrics(poolSize, () -> created[0] == null ? null : created[0].getHikariPoolMXBean());
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setSchema(schema);
+        config.setPoolName("lab-" + schema);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(poolSize);
+        config.setMetricsTrackerFactory(metrics);
+        try {
+            created[0] = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            dropQuietly(jdbcUrl, schema, e);
+            throw new IllegalStateException("could not open a pool to " + jdbcUrl + ": " + e.getMessage(), e);
+        }
+        return new LabDatabase(jdbcUrl, schema, created[0], metrics);
+    }
+
+    /** @return why {@code jdbcUrl} cannot be used now (the driver's message), or empty when a connection opened */
+    public static Optional<String> unreachable(String jdbcUrl) {
+        Properties p = new Properties();
+        p.setProperty("connectTimeout", "3");
+        p.setProperty("loginTimeout", "3");
+        try (Connection c = DriverManager.getConnection(jdbcUrl, p)) {
+            return Optional.empty();
+        } catch (SQLException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** @return {@code size} when it is 1..{@value #MAX_POOL_SIZE}; else IllegalArgumentException naming {@code what} */
+    public static int checkedPoolSize(String what, int size) {
+        if (size < 1 || size > MAX_POOL_SIZE) {
+            throw new IllegalArgumentException(what + " must be 1.." + MAX_POOL_SIZE + " connections, was " + size);
+        }
+        return size;
+    }
+
+    /** @return the measured pool; its connections' {@code search_path} is this fixture's schema */
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    /** @return the schema's name */
+    public String schema() {
+        return schema;
+    }
+
+    /** Forgets the pool's figures so far (the fixture's preparation) and starts its series: call just before the load. */
+    public void startRun() {
+        metrics.startRun();
+    }
+
+    /** Stops the series and freezes the figures: call after the load, before the fixture's own checks. */
+    public void endRun() {
+        metrics.endRun();
+    }
+
+    /** @return the pool's figures since {@link #startRun()} (frozen at {@link #endRun()}) */
+    public PoolFigures figures() {
+        return metrics.figures();
+    }
+
+    /** @return the connections in use now (the pool's MXBean) */
+    public int activeNow() {
+        return pool.getHikariPoolMXBean().getActiveConnections();
+    }
+
+    /** @return the threads waiting for a connection now (the pool's MXBean) */
+    public int waitingNow() {
+        return pool.getHikariPoolMXBean().getThreadsAwaitingConnection();
+    }
+
+    /** @return the report's {@value #POOL_LINE} and {@value #POOL_TIMELINE_LINE} lines */
+    public List<ReportLine> reportLines() {
+        PoolFigures f = figures();
+        return List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()));
+    }
+
+    /** Closes the pool and drops the schema with everything in it. */
+    @Override
+    public void close() {
+        metrics.stop();
+        try {
+            pool.close();
+        } finally {
+            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+                s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+            } catch (SQLException e) {
+                throw new IllegalStateException("could not drop the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static String schemaName(String label) {
+        String l = label == null ? "" : label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        l = l.length() > 30 ? l.substring(0, 30) : l;
+        byte[] random = new byte[4];
+        ThreadLocalRandom.current().nextBytes(random);
+        return "lab_" + (l.isEmpty() ? "" : l + "_") + HexFormat.of().formatHex(random);
+    }
+
+    private static void dropQuietly(String jdbcUrl, String schema, RuntimeException cause) {
+        try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+            s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}
