@@ -68,7 +68,7 @@ class ClosedLoopRunnerTest {
     @DisplayName("a request answered at or past its deadline (its send + the timeout) is timed out, as in the open loop")
     void lateAnswerIsTimedOut() throws Exception {
         ClosedLoopRunner.Result r = new ClosedLoopRunner(NanoClock.SYSTEM)
-                .run(new Slow(30), 2, Duration.ofMillis(100), Duration.ofMillis(10), 0, ThreadKind.VIRTUAL);
+                .run(new Slow(30), 2, Duration.ofMillis(300), Duration.ofMillis(10), 0, ThreadKind.VIRTUAL);
         assertThat(r.count(Outcome.TIMED_OUT)).isEqualTo(r.answered()).isPositive();
     }
 
