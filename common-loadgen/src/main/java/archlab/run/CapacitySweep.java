@@ -78,6 +78,8 @@ public final class CapacitySweep {
     private Duration jitWarmUpLength = JitWarmUp.DEFAULT_LENGTH;
     private JitWarmUp jitWarmUp = JitWarmUp.jvm();
     private WarmUp jitWarmed;
+    /** How each rate's requests reach the service: {@code -Dlab.transport}, {@code -Dlab.server.threads} ({@link Transport}). */
+    private Transport transport = Transport.IN_PROCESS;
     private Path reportsDir = ReportWriter.reportsDir();
     private Consumer<String> out = System.out::println;
 
@@ -217,6 +219,8 @@ public final class CapacitySweep {
         warmup = lab.get(LabProperties.SWEEP_WARMUP).orElse(warmup);
         attempts = lab.get(LabProperties.SWEEP_ATTEMPTS).orElse(attempts);
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
+        transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
+                lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
         return this;
     }
 
@@ -260,7 +264,9 @@ public final class CapacitySweep {
      *
      * @return the report (also written to {@code <reports>/<name>-<module>.txt/.json})
      */
-    public SweepReport run(Supplier<? extends LabFixture> freshFixture) {
+    public SweepReport run(Supplier<? extends LabFixture> unreached) {
+        // over HTTP every fixture (each rate's, the warm-ups') is served by a server of its own, as in a load run
+        Supplier<LabFixture> freshFixture = () -> transport.wrap(unreached.get());
         List<SweepRow> rows = new ArrayList<>();
         long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
         out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
@@ -350,7 +356,9 @@ public final class CapacitySweep {
         String settings = String.format(Locale.ROOT,
                 "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s jit_warmup=%s warmup=%s at %d req/s before"
                         + " the first rate (per-rate warmup=%s) trace=off profiles=off pay_floor=%.3fms attempts<=%d per rate"
-                        + " (rerun while send-lag p99 or hiccup p99 > pay floor; all disturbed: the median p99 kept)",
+                        + " (rerun while send-lag p99 or hiccup p99 > pay floor; all disturbed: the median p99 kept)"
+                        + " transport=" + transport.kind().name().toLowerCase(Locale.ROOT)
+                        + (transport.kind() == Transport.Kind.HTTP ? " server_threads=" + transport.threads().label() : ""),
                 rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), jitWarmed == null ? "none" : jitWarmed.describe(),
                 seconds(warmup), rates.get(0), seconds(s.warmup()), payFloorNanos / 1e6, attempts);
@@ -367,7 +375,8 @@ public final class CapacitySweep {
     }
 
     private String fileName() {
-        return name + "-" + module;
+        // a sweep on the server's virtual threads keeps its own report, as a load run does
+        return transport.reportName(name) + "-" + module;
     }
 
     private void write(SweepReport report) {
