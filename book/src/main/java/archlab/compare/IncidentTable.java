@@ -22,8 +22,8 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The article's incident over HTTP, checkpoint × the server's threads: one row per saved {@code scenario-incident.json}
- * (Tomcat's 200 platform threads) and {@code scenario-incident-virtual-threads.json} under {@code book/results/<module>/},
+ * The article's incident over HTTP, checkpoint × the server's threads: one row per saved {@code scenario-incident-http.json}
+ * (Tomcat's 200 platform threads) and {@code scenario-incident-http-virtual-threads.json} under {@code book/results/<module>/},
  * with the server's queue around the stall ({@link QueueWaitAroundTrigger}), its busiest moment and the run's
  * outcome and recovery ({@link ScenarioTable#read}). Chapter 12.3 quotes {@code incident.json}.
  *
@@ -33,7 +33,7 @@ public final class IncidentTable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern BUSY = Pattern.compile("busy_threads_max=(\\d+)");
-    private static final String REPORT = ScenarioTable.PREFIX + Scenario.incident().name();
+    private static final String REPORT = ScenarioTable.PREFIX + Scenario.incident().name() + Transport.HTTP_SUFFIX;
 
     private IncidentTable() {
     }

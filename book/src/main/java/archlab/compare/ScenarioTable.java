@@ -128,9 +128,10 @@ public final class ScenarioTable {
             }
             long wallNanos = run.path("wallNanos").asLong();
             long completed = run.path("completed").asLong();
-            // a run on the server's virtual threads is the same scenario (archlab.run.Transport#reportName)
+            // a run over HTTP, on either kind of server thread, is the same scenario (archlab.run.Transport#reportName)
             String scenario = root.path("name").asText().substring(PREFIX.length())
-                    .replaceFirst(java.util.regex.Pattern.quote(archlab.run.Transport.VIRTUAL_THREADS_SUFFIX) + "$", "");
+                    .replaceFirst(java.util.regex.Pattern.quote(archlab.run.Transport.HTTP_SUFFIX) + "("
+                            + java.util.regex.Pattern.quote(archlab.run.Transport.VIRTUAL_THREADS_SUFFIX) + ")?$", "");
             long offered = run.path("offered").asLong();
             // a report from before attempts were counted sent each request once
             double amplification = offered == 0 ? 0 : run.path("attempts").asLong(run.path("started").asLong()) / (double) offered;

@@ -77,6 +77,25 @@ public final class SideBySide {
     }
 
     /**
+     * {@code SideBySide <report.json>...}: prints the table of the given run reports, one column each, in that order, e.g.
+     * the same checkpoint's run in process and over HTTP ({@code baseline.json baseline-http.json}): what the wire cost.
+     * Exits 2 on bad input (a missing file, not a run report), with one line saying which.
+     */
+    public static void main(String[] args) {
+        if (args.length == 0) {
+            System.err.println("usage: SideBySide <report.json>...   e.g. ch12-1-baseline/target/reports/baseline.json"
+                    + " ch12-1-baseline/target/reports/baseline-http.json");
+            System.exit(2);
+        }
+        try {
+            System.out.print(of(java.util.Arrays.stream(args).map(Path::of).toList()).markdown());
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /**
      * Builds the table of {@code reportFiles}, in that order.
      *
      * @throws IllegalArgumentException if the list is empty, or a file is missing, not JSON or not a run report

@@ -36,8 +36,8 @@ import java.util.function.Consumer;
  * (its send lag grows) and what it reports is partly its own queue. The lab's capacity is the highest probed rate at
  * which every request started ({@code started = offered}), the send lag's p99 stayed under {@link #SEND_LAG_BOUND}
  * and every request was answered within {@link #TIMEOUT}. The probes double from {@link #FIRST_RATE} until one fails,
- * then halve the gap {@link #BISECTIONS} times; a rate that fails is probed once more before it counts as failed (a
- * capacity is what the generator can do, and one stall of a shared machine is not the generator). How busy the machine
+ * then halve the gap {@link #BISECTIONS} times; a rate that fails is probed up to {@link #TRIES} times before it counts
+ * as failed (a capacity is what the generator can do, and one stall of a shared machine is not the generator). How busy the machine
  * already was before the probes ({@link #IDLE_SAMPLE}) is printed first: other work on the cores lowers both figures. wrk is closed loop ({@code -t2 -c64}, {@link #WRK_DURATION}): it never
  * falls behind a schedule, it just sends the next request when an answer came, so its figure is what the server and
  * the shared cores let through. Both figures are on the same 2 cores as the server: the machine's CPU use of each
@@ -60,11 +60,15 @@ public final class GeneratorCapacity {
     public static final int LAST_RATE = 64_000;
     /** Halvings of the gap between the last rate that held and the first that did not. */
     public static final int BISECTIONS = 3;
+    /** How often a failing rate is probed before it counts as failed. */
+    public static final int TRIES = 3;
+    /** The rate of the unmeasured load before the probes. */
+    public static final int WARM_UP_RATE = 1_000;
     /** Unmeasured load before the probes, so that the JIT does not decide the first ones. */
     public static final Duration WARM_UP = Duration.ofSeconds(2);
     /** How long the machine's own load is sampled before anything runs. */
     public static final Duration IDLE_SAMPLE = Duration.ofMillis(500);
-    /** Machine CPU use before the probes above which the figures are the machine's other work as much as the tools'. */
+    /** Other processes' CPU use before the probes above which the figures are their work as much as the tools'. */
     public static final double BUSY_BEFORE_PERCENT = 50;
     /** wrk's run. */
     public static final Duration WRK_DURATION = Duration.ofSeconds(3);
@@ -109,6 +113,11 @@ public final class GeneratorCapacity {
      * {@code -1} when not measurable here.
      */
     public record CpuUse(double machineBusyPercent, double jvmPercent) {
+        /** @return what processes other than this JVM used, percent of all cores ({@code -1}: not measurable) */
+        public double othersPercent() {
+            return machineBusyPercent < 0 || jvmPercent < 0 ? -1 : Math.max(0, machineBusyPercent - jvmPercent);
+        }
+
         String text() {
             return machineBusyPercent < 0 ? "n/a" : String.format(Locale.ROOT, "machine %.0f%%, this JVM %.0f%%",
                     machineBusyPercent, jvmPercent);
@@ -158,11 +167,11 @@ public final class GeneratorCapacity {
                 }
             };
             OpenLoopRunner runner = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT);
-            runner.run(spec(FIRST_RATE, WARM_UP), noop);
+            runner.run(spec(WARM_UP_RATE, WARM_UP), noop);
             int held = 0;
             int failed = 0;
             for (int rate = FIRST_RATE; rate <= LAST_RATE; rate *= 2) {
-                Probe p = probeTwice(runner, noop, rate, probes, out);
+                Probe p = probeUntilItHolds(runner, noop, rate, probes, out);
                 if (!p.holds()) {
                     failed = rate;
                     break;
@@ -174,7 +183,7 @@ public final class GeneratorCapacity {
                 if (mid <= held) {
                     break;
                 }
-                Probe p = probeTwice(runner, noop, mid, probes, out);
+                Probe p = probeUntilItHolds(runner, noop, mid, probes, out);
                 if (p.holds()) {
                     held = mid;
                 } else {
@@ -197,11 +206,11 @@ public final class GeneratorCapacity {
         }
     }
 
-    /** Probes {@code rate}, and once more when it failed; every probe goes to {@code probes}; returns the last. */
-    private static Probe probeTwice(OpenLoopRunner runner, Workload noop, int rate, List<Probe> probes, Consumer<String> out) {
+    /** Probes {@code rate} until it holds, at most {@link #TRIES} times; every probe goes to {@code probes}; returns the last. */
+    private static Probe probeUntilItHolds(OpenLoopRunner runner, Workload noop, int rate, List<Probe> probes, Consumer<String> out) {
         Probe p = probe(runner, noop, rate, out);
         probes.add(p);
-        if (!p.holds()) {
+        for (int i = 1; i < TRIES && !p.holds(); i++) {
             p = probe(runner, noop, rate, out);
             probes.add(p);
         }
@@ -240,10 +249,10 @@ public final class GeneratorCapacity {
         Files.createDirectories(reportsDir);
         StringBuilder b = new StringBuilder("# The generator against the peer: GET /noop on one server (Tomcat, 204, no service)\n\n")
                 .append("CPU before the probes (").append(IDLE_SAMPLE.toMillis()).append(" ms, nothing of this run going on): ")
-                .append(result.before().text()).append(result.before().machineBusyPercent() > BUSY_BEFORE_PERCENT
-                        ? String.format(Locale.ROOT, " — over %.0f %% before this run began: other work shares the cores,"
-                        + " so both figures below are this moment's, not the machine's (not judged; run it again on a quiet"
-                        + " machine)", BUSY_BEFORE_PERCENT) : "").append("\n\n")
+                .append(result.before().text()).append(result.before().othersPercent() > BUSY_BEFORE_PERCENT
+                        ? String.format(Locale.ROOT, " — other processes kept over %.0f %% of the cores busy before this run"
+                        + " began, so both figures below are this moment's, not the machine's (not judged; run it again on a"
+                        + " quiet machine)", BUSY_BEFORE_PERCENT) : "").append("\n\n")
                 .append("| rate (req/s) | offered | started | answered | send lag p99 | latency p99 | CPU | verdict |\n")
                 .append("|---|---|---|---|---|---|---|---|\n");
         for (Probe p : result.probes()) {

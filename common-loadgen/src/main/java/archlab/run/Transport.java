@@ -65,14 +65,21 @@ public record Transport(Kind kind, ServerThreads threads) {
     }
 
     /**
-     * @return the report name of a run called {@code name} over this transport: {@code name} itself, but over HTTP on
-     *         the server's virtual threads {@code name-virtual-threads}, so the two server settings keep two reports
+     * @return the report name of a run called {@code name} over this transport: {@code name} itself in process;
+     *         over HTTP {@code name-http}, or {@code name-http-virtual-threads} on the server's virtual threads, so that
+     *         the same run in process and over the wire (and on either kind of server thread) keeps one report each,
+     *         to be laid side by side
      */
     public String reportName(String name) {
-        return kind == Kind.HTTP && threads == ServerThreads.VIRTUAL ? name + VIRTUAL_THREADS_SUFFIX : name;
+        if (kind == Kind.INPROCESS) {
+            return name;
+        }
+        return name + HTTP_SUFFIX + (threads == ServerThreads.VIRTUAL ? VIRTUAL_THREADS_SUFFIX : "");
     }
 
-    /** What {@link #reportName} appends for a run on the server's virtual threads. */
+    /** What {@link #reportName} appends over HTTP. */
+    public static final String HTTP_SUFFIX = "-http";
+    /** What {@link #reportName} appends after {@link #HTTP_SUFFIX} for a run on the server's virtual threads. */
     public static final String VIRTUAL_THREADS_SUFFIX = "-virtual-threads";
 
     /** @return {@code fixture} as this transport reaches it: itself in process, over a fresh server over HTTP */
