@@ -48,7 +48,10 @@ public final class TimelineChart {
         ChartImages.headless();
         List<BufferedImage> panels = new java.util.ArrayList<>(List.of(ChartImages.image(goodput(t)),
                 ChartImages.image(latency(t)), ChartImages.image(machine(t))));
-        SavedRunReport.readServerTimeline(report).ifPresent(line -> panels.add(ChartImages.image(server(t, line))));
+        SavedRunReport.readServerTimeline(report).ifPresent(line -> {
+            panels.add(ChartImages.image(serverQueue(t, line)));
+            panels.add(ChartImages.image(serverThreads(t, line)));
+        });
         return ChartImages.writePng(ChartImages.stack(panels), png);
     }
 
@@ -86,32 +89,34 @@ public final class TimelineChart {
         return chart;
     }
 
-    /**
-     * Over HTTP: the server per interval ({@code server_timeline}, from the run's start): the longest a request waited
-     * for one of the server's threads, and the most threads busy at once.
-     */
-    static XYChart server(SavedTimeline t, String serverTimeline) {
-        List<Double> waits = archlab.scenario.QueueWaitAroundTrigger.series(serverTimeline, "queue_wait_max_ms");
-        List<Double> busy = archlab.scenario.QueueWaitAroundTrigger.series(serverTimeline, "busy_max");
+    /** Over HTTP: the longest a request waited for one of the server's threads, per interval ({@code server_timeline}). */
+    static XYChart serverQueue(SavedTimeline t, String serverTimeline) {
+        return serverPanel(t, serverTimeline, "queue_wait_max_ms",
+                "The server per interval: the longest a request waited for a server thread", "ms", "queue wait max");
+    }
+
+    /** Over HTTP: the most server threads busy at once, per interval ({@code server_timeline}). */
+    static XYChart serverThreads(SavedTimeline t, String serverTimeline) {
+        return serverPanel(t, serverTimeline, "busy_max", "The server per interval: the most threads busy at once",
+                "threads", "busy threads");
+    }
+
+    /** One of the server's series, per interval from the run's start (the measured run's 0 s). */
+    private static XYChart serverPanel(SavedTimeline t, String serverTimeline, String series, String title, String yTitle,
+                                       String legend) {
+        List<Double> values = archlab.scenario.QueueWaitAroundTrigger.series(serverTimeline, series);
         double interval = archlab.scenario.QueueWaitAroundTrigger.intervalMillis(serverTimeline) / 1e3;
-        XYChart chart = base(t, "The server per interval: longest wait for a server thread (left), most threads busy (right)", "ms");
-        double top = Math.max(1.0, waits.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1.15);
+        XYChart chart = base(t, title, yTitle);
+        double top = Math.max(1.0, values.stream().mapToDouble(Double::doubleValue).max().orElse(0) * 1.15);
         shade(chart, t, top);
-        if (!waits.isEmpty()) {
-            double[] x = java.util.stream.IntStream.range(0, waits.size()).mapToDouble(i -> (i + 0.5) * interval).toArray();
-            XYSeries q = chart.addSeries("queue wait max", x, waits.stream().mapToDouble(Double::doubleValue).toArray());
-            q.setMarker(SeriesMarkers.CIRCLE);
-            q.setLineStyle(new BasicStroke(2.5f));
-            XYSeries b = chart.addSeries("busy threads", java.util.Arrays.copyOf(x, busy.size()),
-                    busy.stream().mapToDouble(Double::doubleValue).toArray());
-            b.setMarker(SeriesMarkers.NONE);
-            b.setYAxisGroup(1);
-            b.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-            chart.setYAxisGroupTitle(1, "threads");
-            chart.getStyler().setYAxisGroupPosition(1, Styler.YAxisPosition.Right);
-            chart.getStyler().setYAxisMin(1, 0.0);
+        if (!values.isEmpty()) {
+            XYSeries s = chart.addSeries(legend,
+                    java.util.stream.IntStream.range(0, values.size()).mapToDouble(i -> (i + 0.5) * interval).toArray(),
+                    values.stream().mapToDouble(Double::doubleValue).toArray());
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setLineStyle(new BasicStroke(2.5f));
         }
-        chart.getStyler().setYAxisMin(0, 0.0).setYAxisMax(0, top);
+        chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
         return chart;
     }
 

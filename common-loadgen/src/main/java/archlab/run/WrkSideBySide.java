@@ -109,8 +109,10 @@ public final class WrkSideBySide {
                     (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
             serverLines.add("server after the closed loop: " + server.serverLine());
             if (wrk.isPresent()) {
-                byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), book.pool(), duration, spec.timeout().toMillis(),
-                        connections));
+                // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid by
+                // the loops before it, and a pay of a paid order is a 409, not the work the other rows did
+                byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()), duration,
+                        spec.timeout().toMillis(), connections));
                 serverLines.add("server after wrk: " + server.serverLine());
             } else {
                 out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
@@ -126,10 +128,12 @@ public final class WrkSideBySide {
         List<Map<String, Object>> rows = new ArrayList<>();
         rows.add(row("open-loop runner", open.completedPerSecond(), l.p50Micros() / 1e3, l.p99Micros() / 1e3,
                 l.maxMicros() / 1e3, String.format(Locale.ROOT,
-                        "offered=%d completed=%d timed_out=%d failed=%d rejected=%d", open.offered(), open.completed(),
-                        open.timedOut(), open.failed(), open.rejected()),
+                        "offered=%d completed=%d timed_out=%d failed=%d rejected=%d send_lag_p99=%.2fms", open.offered(),
+                        open.completed(), open.timedOut(), open.failed(), open.rejected(), open.sendLag().p99Micros() / 1e3),
                 String.format(Locale.ROOT, "archlab.loadgen.OpenLoopRunner: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
                         spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(), spec.timeout().toMillis())));
+        // the open loop's own lateness: how far its figures are the generator's and not the server's
+        rows.get(0).put("send_lag_p99_ms", Math.round(open.sendLag().p99Micros() / 10.0) / 100.0);
         LatencySummary c = closed.latency();
         rows.add(row("lab closed loop", closed.completedPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3,
                 c.maxMicros() / 1e3, String.format(Locale.ROOT,
@@ -155,6 +159,22 @@ public final class WrkSideBySide {
         out.accept(Files.readString(md));
         return new Table(md, open, closed, byWrk);
     }
+    /** Creates {@code n} orders through {@code client}, unmeasured, each with a generous deadline; returns their ids. */
+    private static List<String> freshOrders(HttpOrderTarget client, int n) throws IOException {
+        List<String> ids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            try {
+                ids.add(client.create(archlab.request.RequestContext.withTimeout(NanoClock.SYSTEM, FRESH_ORDER_DEADLINE)));
+            } catch (Exception e) {
+                throw new IOException("could not create wrk's orders (" + ids.size() + " of " + n + " made)", e);
+            }
+        }
+        return ids;
+    }
+
+    /** The deadline of each order created for wrk before it runs. */
+    private static final Duration FRESH_ORDER_DEADLINE = Duration.ofSeconds(5);
+
     private static Map<String, Object> row(String tool, double rps, double p50, double p99, double max, String counts,
                                            String command) {
         Map<String, Object> r = new LinkedHashMap<>();
