@@ -109,11 +109,19 @@ class OpenLoopRunnerTest {
         }
     }
 
+    /** One run of no-op requests at 1,000 req/s for 300 ms whose generator stalls 150 ms ({@link StallingClock}). */
+    private static RunResult stalledRun;
+
+    @BeforeAll
+    static void runWithAStalledGenerator() {
+        stalledRun = new OpenLoopRunner(new StallingClock()).run(spec(1_000, 300, GENEROUS),
+                workload(seq -> "noop", (seq, op, ctx) -> { }));
+    }
+
     @Test
     @DisplayName("offered equals rate × duration even when the generator falls behind: late requests start at once, none is skipped")
     void offeredIsExactEvenWhenTheGeneratorFallsBehind() {
-        RunResult r = new OpenLoopRunner(new StallingClock()).run(spec(1_000, 300, GENEROUS),
-                workload(seq -> "noop", (seq, op, ctx) -> { }));
+        RunResult r = stalledRun;
 
         assertThat(r.offered()).isEqualTo(300);
         assertThat(r.started()).isEqualTo(300);
@@ -125,8 +133,7 @@ class OpenLoopRunnerTest {
     @Test
     @DisplayName("latency counts from the planned start: a request the generator started late is charged for the wait")
     void latencyIncludesTheGeneratorsLateness() {
-        RunResult r = new OpenLoopRunner(new StallingClock()).run(spec(1_000, 300, GENEROUS),
-                workload(seq -> "noop", (seq, op, ctx) -> { }));
+        RunResult r = stalledRun;
 
         // the tasks do nothing, yet the worst latency is at least the stall
         assertThat(r.latency().maxMicros()).isGreaterThanOrEqualTo(140_000.0);

@@ -2,6 +2,7 @@ package archlab.profile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,10 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FlameGraphsTest {
 
-    /** The converter's empty graph is its HTML template, about 9 KB; a graph with frames is larger. */
-    private static final long EMPTY_GRAPH_BYTES = 9_000;
-
     private List<Path> files;
+    /** The same graphs of a recording with no sample: the converter's HTML template, titled alike; one with frames is larger. */
+    private List<Path> emptyFiles;
     private static volatile long spinSink;
     private static volatile Object allocationSink;
 
@@ -45,6 +45,13 @@ class FlameGraphsTest {
             r.dump(jfr);
         }
         files = FlameGraphs.render(jfr, dir.resolve("out"), "tiny", "test-module / tiny");
+        Path emptyJfr = dir.resolve("empty.jfr");
+        try (Recording r = new Recording()) {
+            r.start();
+            r.stop();
+            r.dump(emptyJfr);
+        }
+        emptyFiles = FlameGraphs.render(emptyJfr, dir.resolve("empty"), "tiny", "test-module / tiny");
     }
 
     private static void spinForTheFlameGraph() {
@@ -84,15 +91,23 @@ class FlameGraphsTest {
     }
 
     private Path file(String suffix) {
-        return files.stream().filter(f -> f.getFileName().toString().equals("tiny-" + suffix + ".html")).findFirst()
-                .orElseThrow(() -> new AssertionError("no tiny-" + suffix + ".html among " + files));
+        return file(files, suffix);
+    }
+
+    private static Path file(List<Path> among, String suffix) {
+        return among.stream().filter(f -> f.getFileName().toString().equals("tiny-" + suffix + ".html")).findFirst()
+                .orElseThrow(() -> new AssertionError("no tiny-" + suffix + ".html among " + among));
+    }
+
+    private long emptyGraphBytes(String suffix) throws IOException {
+        return Files.size(file(emptyFiles, suffix));
     }
 
     @Test
     @DisplayName("the CPU flame graph is written, titled with module and run, and shows the spinning method (JDK samples read as runnable)")
     void cpu() throws Exception {
         String html = Files.readString(file("cpu"));
-        assertThat(Files.size(file("cpu"))).isGreaterThan(EMPTY_GRAPH_BYTES);
+        assertThat(Files.size(file("cpu"))).as("bytes, against the empty graph's").isGreaterThan(emptyGraphBytes("cpu"));
         assertThat(html).contains("test-module / tiny: CPU").contains("spinForTheFlameGraph");
     }
 
@@ -100,7 +115,7 @@ class FlameGraphsTest {
     @DisplayName("the allocation flame graph is written and shows the allocating method")
     void alloc() throws Exception {
         String html = Files.readString(file("alloc"));
-        assertThat(Files.size(file("alloc"))).isGreaterThan(EMPTY_GRAPH_BYTES);
+        assertThat(Files.size(file("alloc"))).as("bytes, against the empty graph's").isGreaterThan(emptyGraphBytes("alloc"));
         assertThat(html).contains("test-module / tiny: allocation").contains("allocateForTheFlameGraph");
     }
 
