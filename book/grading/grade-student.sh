@@ -48,8 +48,11 @@ zero() { # a zero scorecard with the reason (and the lines of file $2, if given)
 src="$work/student/ch12-1-baseline/src/main"
 links=$(find "$src" -type l | sed "s|^$src/||" | head -5)
 [ -z "$links" ] || zero "refused: symbolic links under src/main: $links"
-others=$(cd "$src" && find . -type f ! -path './java/*.java' | sed 's|^\./||' | head -5)
-[ -z "$others" ] || zero "refused: only .java files under src/main/java are graded; found $others (a resource such as META-INF/services would run code before the grader)"
+# Java sources, and the checkpoint's Flyway migrations (SQL the grader never runs: it grades the store in memory), as
+# archlab.claims.StudentCodeCheck allows in the lab
+others=$(cd "$src" && find . -type f ! -path './java/*.java' \
+  ! -regex '\./resources/db/migration/V[0-9]+__[A-Za-z0-9_]+\.sql' | sed 's|^\./||' | head -5)
+[ -z "$others" ] || zero "refused: only .java files under src/main/java (and SQL migrations under resources/db/migration) are graded; found $others (a resource such as META-INF/services would run code before the grader)"
 
 git clone -q "$lab" "$work/lab"          # the committed lab: pristine claims, adapter and harness
 rm -rf "$work/lab/ch12-1-baseline/src/main"
