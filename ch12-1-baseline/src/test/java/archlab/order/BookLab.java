@@ -68,7 +68,7 @@ final class BookLab implements LabFixture {
         this.payFloorNanos = payFloorNanos;
         LabStore store = StoreUnderTest.chosenAndUsable();
         this.database = store.postgres() ? store.openDatabase("ch12_1") : null;
-        this.extra = database == null ? extra : withStore(extra, store, database);
+        this.extra = database == null ? extra : withStore(extra, store.reportLine(database));
         this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(),
                 database == null ? new InMemoryOrderTable() : new PostgresOrderTable(database.dataSource()));
         try {
@@ -79,10 +79,9 @@ final class BookLab implements LabFixture {
         }
     }
 
-    private static List<ReportLine> withStore(List<ReportLine> extra, LabStore store, LabDatabase database) {
+    private static List<ReportLine> withStore(List<ReportLine> extra, ReportLine storeLine) {
         List<ReportLine> lines = new ArrayList<>(extra);
-        lines.add(new ReportLine(LabStore.REPORT_LINE, "postgres pool=" + store.poolSize() + " schema=" + database.schema()
-                + " url=" + store.jdbcUrl().orElseThrow()));
+        lines.add(storeLine);
         return lines;
     }
 

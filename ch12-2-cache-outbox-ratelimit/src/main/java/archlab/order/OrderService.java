@@ -8,14 +8,13 @@ import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
 import archlab.request.Deadline;
 import archlab.request.RequestContext;
-import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 
 /**
  * The book's in-memory order service after chapter 12.2's refactor — this checkpoint is the "after".
@@ -50,6 +49,8 @@ public final class OrderService implements AutoCloseable {
 
     public static final String LOCK_WAIT = "lock.wait";
     public static final String LOCK_HELD = "lock.held";
+    /** A state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
+    public static final String STORE_WRITE = "store.write";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String INVENTORY_RELEASE = "inventory.release";
@@ -63,13 +64,11 @@ public final class OrderService implements AutoCloseable {
     static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(1);
 
     // tag::lock[]
-    // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
-    // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
-    // It guards state changes only; reads take no lock (the rows are immutable snapshots).
-    private final ReentrantLock lock = new ProfiledLock("orders");
+    // It guards state changes only, and is the table's (in memory the rows' lock; in PostgreSQL
+    // none, null here: the database checks and writes in one statement). Reads take no lock.
+    private final Lock lock;
     private final OrderTable table;
     // end::lock[]
-    private int sequence;
 
     private final Inventory inventory;
     private final Payments payments;
@@ -89,14 +88,24 @@ public final class OrderService implements AutoCloseable {
 
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
+        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
+    }
+
+    /**
+     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
+     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay is not started.
+     */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
+                        OrderTable table) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         this.payments = Objects.requireNonNull(payments, "payments");
-        this.table = new OrderTable(settings.tableReadLatency());
+        this.table = Objects.requireNonNull(table, "table");
+        this.lock = table.writeLock().orElse(null);
         this.cache = settings.cache() == null ? null
                 : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
         this.payLimiter = settings.payLimit() == null ? null
                 : new RateLimiter("pay", settings.payLimit(), settings.clock());
-        this.outbox = new Outbox(settings.clock());
+        this.outbox = table.outbox();
         this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
                 settings.executor(), settings.relay());
     }
@@ -110,13 +119,10 @@ public final class OrderService implements AutoCloseable {
     public Order create(RequestContext ctx, String customerId, List<Item> items) {
         long total = validatedTotal(customerId, items);
         Order order;
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            sequence++;
-            order = new Order(String.format("ord-%06d", sequence), customerId, items, total);
-            table.put(order);
+        try (Span held = lockForWrite(ctx)) {
+            order = table.insert(customerId, items, total);
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, order.id()); // a remembered "not found" for this id must not outlive the create
         return order;
@@ -223,33 +229,34 @@ public final class OrderService implements AutoCloseable {
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private Order claim(RequestContext ctx, String orderId) {
         Order paying;
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
+        try (Span held = lockForWrite(ctx)) {
             Order order = find(orderId);
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
             }
             paying = order.markPaying();
-            table.put(paying);
+            if (!table.update(paying, OrderStatus.CREATED)) {
+                throw new InvalidStateException(orderId, OrderStatus.PAYING, "pay"); // another process claimed it first
+            }
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, orderId);
         return paying;
     }
 
     // tag::commit[]
-    /** PAYING → PAID and the notification into the outbox: one step under the lock. */
+    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under the lock. */
     private Order commit(RequestContext ctx, Order paying) {
         Order paid = paying.markPaid();
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
+        try (Span held = lockForWrite(ctx)) {
             try (Span s = ctx.span(OUTBOX_APPEND)) {
-                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
+                if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
+                    throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
+                }
             }
-            table.put(paid);
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, paid.id());
         return paid;
@@ -270,11 +277,10 @@ public final class OrderService implements AutoCloseable {
                 cause.addSuppressed(releaseFailed);
             }
         }
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            table.put(paying.markCreated());
+        try (Span held = lockForWrite(ctx)) {
+            table.update(paying.markCreated(), OrderStatus.PAYING);
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, paying.id());
     }
@@ -287,9 +293,24 @@ public final class OrderService implements AutoCloseable {
         }
     }
 
-    private void acquire(RequestContext ctx) {
+    /**
+     * Takes the table's write lock, if it has one (waiting marked {@value #LOCK_WAIT}), and marks the step that follows:
+     * {@value #LOCK_HELD} under a lock, {@value #STORE_WRITE} without one (PostgreSQL: the step is its statements).
+     * Pair it with {@link #unlock()} in a {@code finally}.
+     */
+    private Span lockForWrite(RequestContext ctx) {
+        if (lock == null) {
+            return ctx.span(STORE_WRITE);
+        }
         try (Span wait = ctx.span(LOCK_WAIT)) {
             lock.lock();
+        }
+        return ctx.span(LOCK_HELD);
+    }
+
+    private void unlock() {
+        if (lock != null) {
+            lock.unlock();
         }
     }
 

@@ -65,6 +65,7 @@ class BaselineOpenLoopTest {
     void nothingTimesOutFailsOrIsRejected() {
         RunResult run = outcome.run();
         judgedInProcessOnly();
+        judgedInMemoryOnly();
         assertThat(run.timedOut()).isZero();
         assertThat(run.failed()).as("failure causes " + run.failureCauses()).isZero();
         assertThat(run.rejected()).isZero();
@@ -76,6 +77,7 @@ class BaselineOpenLoopTest {
     void payP99FarBelowTheTimeout() {
         RunResult run = outcome.run();
         judgedInProcessOnly();
+        judgedInMemoryOnly();
         long p99Micros = run.operations().get(BookWorkload.PAY).latency().p99Micros();
         System.out.println(LatencyTarget.line("pay p99", p99Micros, 2 * lab.payFloorNanos(), "2 x floor", run));
         assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(run.spec().timeout().toNanos() / 2);
@@ -101,7 +103,8 @@ class BaselineOpenLoopTest {
         assertThat(money.paidOrders()).isGreaterThanOrEqualTo(paysCompleted);
         assumeThat(outcome.overTheWire()).as("PAID = completed pays is not judged over HTTP: a pay PAID in time at the server"
                 + " can reach the client after its deadline (the reply crosses the wire), so the client counts it timed out").isFalse();
-        if (outcome.run().warmupRequests() == 0) {
+        // a pay that timed out at the client may still be PAID: the service finishes what the caller gave up on
+        if (outcome.run().warmupRequests() == 0 && outcome.run().timedOut() == 0) {
             assertThat(money.paidOrders()).isEqualTo(paysCompleted);
         }
     }
@@ -116,6 +119,7 @@ class BaselineOpenLoopTest {
     @DisplayName("the lock is no longer where pay's time goes: its largest segment is the payment call, and no hold lasts a downstream call")
     void payTimeGoesToThePaymentNotTheLock() {
         RunResult run = outcome.run();
+        judgedInMemoryOnly();
         assumeThat(run.tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
         SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(BookWorkload.PAY))
                 .max(Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();
@@ -149,6 +153,17 @@ class BaselineOpenLoopTest {
      * The service's own speed is judged in process: over HTTP a request's time also holds the JDK's HTTP client and
      * Tomcat, which share this JVM's cores with the runner (the report's server line and max overrun show how much).
      */
+    /**
+     * The claims about the in-memory service's latency are not judged with {@code -Dlab.store=postgres}: there every
+     * create, claim, PAID commit and delivery is a commit flushed to disk, and how fast this machine's disk flushes
+     * decides the latency (segment {@value OrderService#STORE_WRITE}, line {@code db_pool}), not the lock this checkpoint
+     * shortened. The memory vs PostgreSQL side by side reports what it does.
+     */
+    private void judgedInMemoryOnly() {
+        assumeThat(lab.database).as("in memory only: on PostgreSQL every state change is a commit flushed to disk, and the"
+                + " disk, not the lock, decides the latency (store.write, db_pool); see the memory vs PostgreSQL table").isNull();
+    }
+
     private void judgedInProcessOnly() {
         assumeThat(outcome.overTheWire()).as("not judged over HTTP: a claim on the service's own latency, and over the wire the"
                 + " run also measured the client and the server on the same cores (max overrun past the deadline %.0f ms)",

@@ -5,7 +5,10 @@ import archlab.downstream.DownstreamCounts;
 import archlab.downstream.DownstreamSettings;
 import archlab.downstream.LatencyModel;
 import archlab.downstream.NotifierStub;
+import archlab.db.LabDatabase;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.LabStore;
 import archlab.loadgen.LatencySummary;
 import archlab.clock.NanoClock;
 import archlab.loadgen.Workload;
@@ -31,6 +34,8 @@ import java.util.Locale;
 final class BookLab implements LabFixture {
 
     static final String MODULE = "ch12-2-cache-outbox-ratelimit";
+    /** The label of this fixture's schemas with {@code -Dlab.store=postgres}. */
+    static final String LABEL = "ch12_2";
     /** How long {@link #afterRun()} waits for the outbox to drain. */
     static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
 
@@ -44,6 +49,9 @@ final class BookLab implements LabFixture {
     private final ScenarioClock timeline;
     private final ReportLine downstreamLine;
     private boolean drained;
+    /** The fixture's database with {@code -Dlab.store=postgres} (a fresh schema, dropped by {@link #close()}); null in memory. */
+    final LabDatabase database;
+    private final ReportLine storeLine;
 
     /** The book's downstream, 2 / 4 / 2 ms, and the chapter's service. */
     BookLab() {
@@ -82,10 +90,17 @@ final class BookLab implements LabFixture {
         this.notifyLatency = notifyLatency;
         this.downstreamLine = downstreamLine;
         this.serviceSettings = serviceSettings;
-        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings);
+        LabStore store = StoreUnderTest.chosenAndUsable();
+        this.database = store.postgres() ? store.openDatabase(LABEL) : null;
+        this.storeLine = database == null ? null : store.reportLine(database);
+        this.service = database == null
+                ? new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings)
+                : new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
+                        new PostgresOrderTable(database.dataSource(), serviceSettings.clock()));
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
         } catch (Exception e) {
+            close();
             throw new IllegalStateException("could not pre-create the pay pool", e);
         }
         service.relay().start();
@@ -97,6 +112,9 @@ final class BookLab implements LabFixture {
         if (timeline != null) {
             timeline.start();
         }
+        if (database != null) {
+            database.startRun();
+        }
     }
 
     @Override
@@ -107,6 +125,9 @@ final class BookLab implements LabFixture {
     /** Lets the relay deliver what the run left in the outbox, then stops it. */
     @Override
     public void afterRun() {
+        if (database != null) {
+            database.endRun();
+        }
         drained = service.relay().awaitDrained(DRAIN_LIMIT);
         service.close();
     }
@@ -126,6 +147,10 @@ final class BookLab implements LabFixture {
     public List<ReportLine> extra() {
         List<ReportLine> lines = new ArrayList<>();
         lines.add(downstreamLine);
+        if (database != null) {
+            lines.add(storeLine);
+            lines.addAll(database.reportLines());
+        }
         lines.add(new ReportLine("table_read_latency", describe(serviceSettings.tableReadLatency())));
         OrderCache.Settings c = serviceSettings.cache();
         lines.add(new ReportLine("cache", c == null ? "off" : String.format(Locale.ROOT,
@@ -197,5 +222,14 @@ final class BookLab implements LabFixture {
 
     private static String describe(LatencyModel model) {
         return model instanceof LatencyModel.Constant c ? c.latency().toMillis() + "ms" : model.toString();
+    }
+
+    /** Stops the relay if {@link #afterRun()} did not, and drops the fixture's schema. */
+    @Override
+    public void close() {
+        service.close();
+        if (database != null) {
+            database.close();
+        }
     }
 }

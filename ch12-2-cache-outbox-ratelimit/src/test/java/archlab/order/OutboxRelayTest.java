@@ -244,7 +244,7 @@ class OutboxRelayTest {
     @Test
     @DisplayName("the back-off's cap doubles from its base after each failed attempt and stops at its maximum")
     void backoffDoublesAndIsCapped() {
-        OutboxRelay relay = new OutboxRelay(new Outbox(new FakeClock()), receiver, new FakeClock(), Runnable::run,
+        OutboxRelay relay = new OutboxRelay(new InMemoryOutbox(new FakeClock()), receiver, new FakeClock(), Runnable::run,
                 OutboxRelay.Settings.DEFAULT.withBackoff(Duration.ofMillis(10), Duration.ofMillis(50)));
         assertThat(List.of(relay.backoffCap(1), relay.backoffCap(2), relay.backoffCap(3), relay.backoffCap(4), relay.backoffCap(40)))
                 .containsExactly(Duration.ofMillis(10), Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(50),

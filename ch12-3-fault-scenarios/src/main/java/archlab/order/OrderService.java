@@ -6,14 +6,13 @@ import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
 import archlab.request.DeadlineExceededException;
 import archlab.request.RequestContext;
-import archlab.profile.ProfiledLock;
 import archlab.trace.Span;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.Lock;
 
 /**
  * The book's in-memory order service hardened for chapter 12.3's faults — ch12-2 plus what a slow or
@@ -69,6 +68,8 @@ public final class OrderService implements AutoCloseable {
 
     public static final String LOCK_WAIT = "lock.wait";
     public static final String LOCK_HELD = "lock.held";
+    /** A state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
+    public static final String STORE_WRITE = "store.write";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String INVENTORY_RELEASE = "inventory.release";
@@ -80,14 +81,11 @@ public final class OrderService implements AutoCloseable {
     public static final String RETRY_BACKOFF = "retry.backoff";
 
     // tag::lock[]
-    // A plain non-fair ReentrantLock that also reports its waits to JFR: JFR cannot see a virtual
-    // thread parking on a ReentrantLock, and the runner gives each request a virtual thread.
-    // It guards state changes only; reads take no lock (the rows are immutable snapshots).
-    private final ReentrantLock lock = new ProfiledLock("orders");
+    // It guards state changes only, and is the table's (in memory the rows' lock; in PostgreSQL
+    // none, null here: the database checks and writes in one statement). Reads take no lock.
+    private final Lock lock;
     private final OrderTable table;
     // end::lock[]
-    private int sequence;
-    private final AtomicLong claims = new AtomicLong();
 
     private final Inventory inventory;
     private final Payments payments;
@@ -115,16 +113,26 @@ public final class OrderService implements AutoCloseable {
 
     /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
+        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
+    }
+
+    /**
+     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
+     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay and reconciler are not started.
+     */
+    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
+                        OrderTable table) {
         this.inventory = Objects.requireNonNull(inventory, "inventory");
         Objects.requireNonNull(payments, "payments");
         this.paymentBulkhead = settings.paymentBulkhead() == null ? null : new PaymentBulkhead(payments, settings.paymentBulkhead());
         this.payments = paymentBulkhead == null ? payments : paymentBulkhead;
-        this.table = new OrderTable(settings.tableReadLatency());
+        this.table = Objects.requireNonNull(table, "table");
+        this.lock = table.writeLock().orElse(null);
         this.cache = settings.cache() == null ? null
                 : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
         this.payLimiter = settings.payLimit() == null ? null
                 : new RateLimiter("pay", settings.payLimit(), settings.clock());
-        this.outbox = new Outbox(settings.clock());
+        this.outbox = table.outbox();
         this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
                 settings.executor(), settings.relay());
         this.reserveRetry = settings.reserveRetry();
@@ -133,7 +141,7 @@ public final class OrderService implements AutoCloseable {
         this.paymentBreaker = settings.paymentBreaker() == null ? null
                 : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::providerFailed);
         this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
-                settings.reconciler(), new PayingOrderResolver(lock, table, outbox,
+                settings.reconciler(), new PayingOrderResolver(java.util.Optional.ofNullable(lock), table,
                         orderId -> invalidate(RequestContext.background(), orderId)));
     }
 
@@ -146,13 +154,10 @@ public final class OrderService implements AutoCloseable {
     public Order create(RequestContext ctx, String customerId, List<Item> items) {
         long total = validatedTotal(customerId, items);
         Order order;
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
-            sequence++;
-            order = new Order(String.format("ord-%06d", sequence), customerId, items, total);
-            table.put(order);
+        try (Span held = lockForWrite(ctx)) {
+            order = table.insert(customerId, items, total);
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, order.id()); // a remembered "not found" for this id must not outlive the create
         return order;
@@ -311,34 +316,33 @@ public final class OrderService implements AutoCloseable {
 
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private PayClaim claim(RequestContext ctx, String orderId) {
-        Order paying;
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
+        OrderTable.Claim claimed;
+        try (Span held = lockForWrite(ctx)) {
             Order order = find(orderId);
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
             }
-            paying = order.markPaying();
-            table.put(paying);
+            claimed = table.claim(order.markPaying()) // another process may have claimed it first
+                    .orElseThrow(() -> new InvalidStateException(orderId, OrderStatus.PAYING, "pay"));
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, orderId);
-        return PayClaim.of(paying, claims.incrementAndGet());
+        return PayClaim.of(claimed.order(), claimed.number());
     }
 
     // tag::commit[]
-    /** PAYING → PAID and the notification into the outbox: one step under the lock. */
+    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under the lock. */
     private Order commit(RequestContext ctx, Order paying) {
         Order paid = paying.markPaid();
-        acquire(ctx);
-        try (Span held = ctx.span(LOCK_HELD)) {
+        try (Span held = lockForWrite(ctx)) {
             try (Span s = ctx.span(OUTBOX_APPEND)) {
-                outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
+                if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
+                    throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
+                }
             }
-            table.put(paid);
         } finally {
-            lock.unlock();
+            unlock();
         }
         invalidate(ctx, paid.id());
         return paid;
@@ -353,9 +357,24 @@ public final class OrderService implements AutoCloseable {
         }
     }
 
-    private void acquire(RequestContext ctx) {
+    /**
+     * Takes the table's write lock, if it has one (waiting marked {@value #LOCK_WAIT}), and marks the step that follows:
+     * {@value #LOCK_HELD} under a lock, {@value #STORE_WRITE} without one (PostgreSQL: the step is its statements).
+     * Pair it with {@link #unlock()} in a {@code finally}.
+     */
+    private Span lockForWrite(RequestContext ctx) {
+        if (lock == null) {
+            return ctx.span(STORE_WRITE);
+        }
         try (Span wait = ctx.span(LOCK_WAIT)) {
             lock.lock();
+        }
+        return ctx.span(LOCK_HELD);
+    }
+
+    private void unlock() {
+        if (lock != null) {
+            lock.unlock();
         }
     }
 

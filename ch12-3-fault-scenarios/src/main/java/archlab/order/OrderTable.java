@@ -1,83 +1,112 @@
 package archlab.order;
 
-import archlab.downstream.LatencyModel;
+import archlab.downstream.Notification;
 import archlab.request.RequestContext;
-import archlab.trace.Span;
-import java.time.Duration;
-import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.List;
 
 /**
- * The order table: the book's in-memory map of orders, with an injectable <em>read latency</em>, so a
- * lab run can ask what a read cache buys when a table read costs 1 ms (default 0: the book's table).
+ * Where the orders and their outbox are kept: the port between {@link OrderService} and its store. Two tables implement
+ * it: {@link InMemoryOrderTable} (the default: the book's map of immutable rows, the outbox a list beside it) and
+ * {@link PostgresOrderTable} ({@code -Dlab.store=postgres}: tables in PostgreSQL, every change one short transaction).
  *
- * <p>The trap it fixes: in ch12-1 the table was a {@code HashMap} behind the service's one lock, so
- * every read queued behind every pay. Here a row is an immutable {@link Order} snapshot in a
- * {@link ConcurrentHashMap}: a read takes no lock, and a writer replaces a row whole.
+ * <p>The trap it fixes, against ch12-1's port: there, the port's one operation ran the service's whole critical section
+ * — downstream calls included — holding the table's lock, so in PostgreSQL a transaction (and its pooled connection)
+ * stayed open across inventory, payment and notify. Here every operation is one short unit of work that never spans a
+ * downstream call: the service claims an order ({@link #update} CREATED → PAYING), lets go, calls inventory and payment
+ * with nothing held, then commits the outcome ({@link #commitPaid}). The lock that serialises the service's changes
+ * stays in the service, in memory, and guards no I/O.
  *
- * <p>Two kinds of access, with different costs:
+ * <p>The outbox's promise lives here, not in the service: {@link #commitPaid} marks the order PAID <em>and</em> records
+ * its notification as one unit — under one lock in memory, in one transaction in PostgreSQL — so there is no moment,
+ * and no crash, with one and not the other.
+ *
+ * <p>Contract, for both tables:
  * <ul>
- *   <li>{@link #read} is the read path a cache sits in front of (get). It follows the stubs' rule: the row
- *       is looked up, then the reply takes the latency model's time (the model's call index is the read's
- *       number, 0-based). The delay ignores the request's deadline, as a read without a timeout would.</li>
- *   <li>{@link #current} and {@link #put} are the state transitions of the service (a conditional
- *       {@code UPDATE … WHERE status = 'CREATED'} in a database): modelled as instantaneous, because their
- *       latency is not this lab's variable.</li>
+ *   <li>{@link #update} and {@link #commitPaid} are conditional: they change the row only if it is in the expected
+ *       status, and say whether they did. A caller that serialises its own changes (the service's lock) always finds
+ *       what it expects; a second process on the same database may not, and the condition is what keeps it honest.</li>
+ *   <li>{@link #read} is the read path a cache sits in front of and is marked {@value OrderService#TABLE_READ};
+ *       {@link #current} is the writer's view, unmarked.</li>
+ *   <li>A row is an immutable {@link Order} snapshot: a reader never sees half a change.</li>
  * </ul>
  *
- * <p>Thread-safety: every method may be called from any thread; writes of one order must be serialised
- * by the caller (the service's lock does it).
+ * <p>Chapter 12.3 adds what its reconciler needs to finish a pay whose process died: a claim is numbered per order and
+ * stamped with the process that made it ({@link #claim}), so a process that starts can find the PAYING orders another
+ * one claimed and left ({@link #orphanedClaims}) and rebuild their reservation keys ({@link PayClaim#of}).
+ *
+ * <p>Thread-safety: every method may be called from any thread.
  */
-final class OrderTable {
+public interface OrderTable {
 
-    private final ConcurrentHashMap<String, Order> rows = new ConcurrentHashMap<>();
-    private final LatencyModel readLatency;
-    private final AtomicLong reads = new AtomicLong();
-
-    /** @param readLatency how long each {@link #read} takes; {@link LatencyModel#ZERO} for the book's table */
-    OrderTable(LatencyModel readLatency) {
-        this.readLatency = Objects.requireNonNull(readLatency, "readLatency");
+    /**
+     * An order's claim by a pay: the order PAYING, and the claim's number among the order's claims (1 for its first).
+     *
+     * @param order  the claimed order, PAYING
+     * @param number 1, 2, …: a new number for every claim of this order, kept with the row
+     */
+    record Claim(Order order, long number) {
     }
 
     /**
      * Reads one row, marked as segment {@value OrderService#TABLE_READ}.
      *
      * @return the order, or {@code null} if no order has this id
-     * @throws IllegalStateException if interrupted during the read delay (interrupt flag restored)
      */
-    Order read(RequestContext ctx, String orderId) {
-        try (Span s = ctx.span(OrderService.TABLE_READ)) {
-            long readIndex = reads.getAndIncrement();
-            Order row = rows.get(orderId);
-            Duration delay = readLatency.latencyOf(readIndex);
-            if (delay == null || delay.isNegative()) {
-                throw new IllegalStateException("table read latency model returned " + delay + " for read #" + readIndex);
-            }
-            if (!delay.isZero()) {
-                try {
-                    Thread.sleep(delay);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while reading order " + orderId, e);
-                }
-            }
-            return row;
-        }
-    }
+    Order read(RequestContext ctx, String orderId);
 
-    /** @return the row as the writer sees it, at no cost; {@code null} if absent */
-    Order current(String orderId) {
-        return orderId == null ? null : rows.get(orderId);
-    }
+    /** @return the row as the writer sees it; {@code null} if absent (or {@code orderId} is null) */
+    Order current(String orderId);
 
-    /** Inserts or replaces the row of {@code order.id()}. */
-    void put(Order order) {
-        rows.put(order.id(), order);
-    }
+    /**
+     * Stores a new order: CREATED, version 0, with the next id ({@code ord-000001} onwards).
+     *
+     * @return the stored order
+     */
+    Order insert(String customerId, List<Item> items, long totalCents);
 
-    /** @return how many {@link #read}s reached the table so far */
-    long reads() {
-        return reads.get();
-    }
+    /**
+     * Replaces the row of {@code next.id()} with {@code next} if the row's status is {@code expected}.
+     *
+     * @return whether it did (false: no such row, or another status; nothing changed)
+     */
+    boolean update(Order next, OrderStatus expected);
+
+    /**
+     * Claims {@code paying.id()} for a pay of this process: CREATED → PAYING, its claim count one up.
+     *
+     * @param paying the order as PAYING ({@link Order#markPaying()} of the row the caller found CREATED)
+     * @return the claim, or empty if the order was not CREATED (nothing changed)
+     */
+    java.util.Optional<Claim> claim(Order paying);
+
+    /**
+     * @return the PAYING orders whose claim another process made — one that died mid-pay, or (with two instances on one
+     *         database) one still paying — with their claim numbers; none in memory, where every claim is this process's
+     */
+    List<Claim> orphanedClaims();
+
+    /**
+     * Replaces the row of {@code paid.id()} with {@code paid} if it is PAYING, and appends {@code notification} to
+     * {@link #outbox()}: both, in one unit, or neither.
+     *
+     * @return whether it did (false: the order was not PAYING; nothing changed)
+     * @throws IllegalStateException if the notification's message id is in the outbox already (nothing changed)
+     */
+    boolean commitPaid(Order paid, Notification notification);
+
+    /**
+     * The lock the service holds around each of its check-then-write steps (find the order, check its status, write):
+     * in memory the rows' one lock, because the map checks and writes in two steps; in PostgreSQL none, because the
+     * database checks and writes in one statement, and a lock in the process held across a commit would queue every
+     * commit — and its flush of the write-ahead log — behind the one before: ch12-1's flaw again, one I/O long.
+     *
+     * @return the same lock on every call, or empty when the table needs none
+     */
+    java.util.Optional<java.util.concurrent.locks.Lock> writeLock();
+
+    /** @return the outbox {@link #commitPaid} appends to */
+    Outbox outbox();
+
+    /** @return how many {@link #read}s reached the table so far (in this process) */
+    long reads();
 }

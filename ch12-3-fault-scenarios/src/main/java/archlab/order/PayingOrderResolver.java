@@ -1,7 +1,8 @@
 package archlab.order;
 
 import archlab.downstream.Notification;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
 
 /**
@@ -17,41 +18,42 @@ import java.util.function.Consumer;
  * order is still PAYING, appends the notification before it writes the table (as pay's commit does), and
  * invalidates the cache after the lock is released.
  *
- * <p>Thread-safety: safe to call from any thread; every change is made under the service's lock.
+ * <p>After a crash ({@code -Dlab.store=postgres}) it also names the orders a dead process left PAYING
+ * ({@link #orphans}): their claims are in the table, and their reservation keys follow from the claim's number.
+ *
+ * <p>Thread-safety: safe to call from any thread; every change is made under the table's write lock, if it has one (PostgreSQL's conditional statements need none).
  */
 final class PayingOrderResolver implements Reconciler.Resolver {
 
-    private final ReentrantLock lock;
+    private final java.util.Optional<Lock> lock;
     private final OrderTable table;
-    private final Outbox outbox;
     private final Consumer<String> invalidate;
 
     /**
-     * @param lock       the service's lock, the one every change of {@code table} is made under
-     * @param table      the service's order table
-     * @param outbox     the service's outbox, where a completed order's notification goes
+     * @param lock       the table's write lock, the one every change of {@code table} is made under (empty: none)
+     * @param table      the service's order table, whose outbox a completed order's notification goes into
      * @param invalidate drops an order's entry from the service's read cache (a no-op without one)
      */
-    PayingOrderResolver(ReentrantLock lock, OrderTable table, Outbox outbox, Consumer<String> invalidate) {
+    PayingOrderResolver(java.util.Optional<Lock> lock, OrderTable table, Consumer<String> invalidate) {
         this.lock = lock;
         this.table = table;
-        this.outbox = outbox;
         this.invalidate = invalidate;
     }
 
     @Override
     public boolean markPaid(String orderId) {
-        lock.lock(); // background work: no request's trace to mark the wait in
+        lock.ifPresent(Lock::lock); // background work: no request's trace to mark the wait in
         try {
             Order order = table.current(orderId);
             if (order == null || order.status() != OrderStatus.PAYING) {
                 return false;
             }
             Order paid = order.markPaid();
-            outbox.append(Notification.orderPaid(paid.id())); // first: if it throws, nothing changed
-            table.put(paid);
+            if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) { // the PAID row and its notification, one unit
+                return false;
+            }
         } finally {
-            lock.unlock();
+            lock.ifPresent(Lock::unlock);
         }
         invalidate.accept(orderId);
         return true;
@@ -59,17 +61,24 @@ final class PayingOrderResolver implements Reconciler.Resolver {
 
     @Override
     public boolean markCreated(String orderId) {
-        lock.lock();
+        lock.ifPresent(Lock::lock);
         try {
             Order order = table.current(orderId);
             if (order == null || order.status() != OrderStatus.PAYING) {
                 return false;
             }
-            table.put(order.markCreated());
+            if (!table.update(order.markCreated(), OrderStatus.PAYING)) {
+                return false;
+            }
         } finally {
-            lock.unlock();
+            lock.ifPresent(Lock::unlock);
         }
         invalidate.accept(orderId);
         return true;
+    }
+
+    @Override
+    public List<PayClaim> orphans() {
+        return table.orphanedClaims().stream().map(c -> PayClaim.of(c.order(), c.number())).toList();
     }
 }

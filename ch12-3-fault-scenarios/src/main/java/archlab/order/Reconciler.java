@@ -102,6 +102,9 @@ public final class Reconciler {
 
         /** PAYING → CREATED. @return false if the order was not PAYING */
         boolean markCreated(String orderId);
+
+        /** @return the PAYING orders another process claimed and left (it died mid-pay), with their claims */
+        List<PayClaim> orphans();
     }
 
     /** What a task does next. */
@@ -147,6 +150,7 @@ public final class Reconciler {
     private final LongAdder releasedOrders = new LongAdder();
     private final LongAdder releaseFailures = new LongAdder();
     private final LongAdder notPaying = new LongAdder();
+    private final LongAdder adopted = new LongAdder();
     private final PollingLoop loop;
 
     /**
@@ -304,9 +308,38 @@ public final class Reconciler {
         return Backoff.exponential(settings.backoffBase(), settings.backoffMax(), failures);
     }
 
-    /** Starts reconciling in the background (a daemon thread named "reconciler"). Does nothing if already running. */
+    /**
+     * Starts reconciling in the background (a daemon thread named "reconciler"), after {@linkplain #adoptOrphans()
+     * adopting} what a dead process left. Does nothing if already running.
+     */
     public void start() {
-        loop.start(() -> { });
+        loop.start(this::adoptOrphans);
+    }
+
+    // tag::adopt[]
+    /**
+     * Hands over every order another process left PAYING, as an unknown charge due after the settle delay: the process
+     * that claimed it died between its claim and its commit, so nobody will ever answer for it but this reconciler.
+     * The provider is asked by idempotency key, as after a timeout; charged, it is completed to PAID; not, its
+     * reservations are released by their keys and it is CREATED again. In memory there is never an orphan (a crash
+     * takes the orders with it).
+     *
+     * @return how many orders were adopted
+     */
+    public int adoptOrphans() {
+        List<PayClaim> orphans = resolver.orphans();
+        Deadline now = Deadline.after(clock, java.time.Duration.ZERO);
+        for (PayClaim orphan : orphans) {
+            checkCharge(orphan.order().id(), orphan.reservationKeys(), now);
+        }
+        adopted.add(orphans.size());
+        return orphans.size();
+    }
+    // end::adopt[]
+
+    /** @return orders adopted from a dead process ({@link #adoptOrphans()}) */
+    public long adopted() {
+        return adopted.sum();
     }
 
     /** Stops the background loop after the pass in progress; returns once it has. Pending tasks stay pending. */

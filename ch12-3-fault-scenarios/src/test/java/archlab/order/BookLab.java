@@ -5,7 +5,10 @@ import archlab.downstream.DownstreamCounts;
 import archlab.downstream.DownstreamSettings;
 import archlab.downstream.LatencyModel;
 import archlab.downstream.NotifierStub;
+import archlab.db.LabDatabase;
 import archlab.loadgen.BookWorkload;
+import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.LabStore;
 import archlab.loadgen.LatencySummary;
 import archlab.clock.NanoClock;
 import archlab.loadgen.Workload;
@@ -32,6 +35,8 @@ import java.util.Locale;
 final class BookLab implements LabFixture {
 
     static final String MODULE = "ch12-3-fault-scenarios";
+    /** The label of this fixture's schemas with {@code -Dlab.store=postgres}. */
+    static final String LABEL = "ch12_3";
     /** How long {@link #afterRun()} waits for the outbox to drain. */
     static final Duration DRAIN_LIMIT = Duration.ofSeconds(30);
     /** How long {@link #afterRun()} lets the reconciler work what the run left pending. */
@@ -47,6 +52,9 @@ final class BookLab implements LabFixture {
     private final ScenarioClock timeline;
     private final ReportLine downstreamLine;
     private boolean drained;
+    /** The fixture's database with {@code -Dlab.store=postgres} (a fresh schema, dropped by {@link #close()}); null in memory. */
+    final LabDatabase database;
+    private final ReportLine storeLine;
     private boolean reconciled;
     private long chargedButNotPaidAtEndOfRun = MoneyEvidence.NOT_MEASURED;
     private int pendingAtEndOfRun;
@@ -92,10 +100,17 @@ final class BookLab implements LabFixture {
         this.notifyLatency = notifyLatency;
         this.downstreamLine = downstreamLine;
         this.serviceSettings = serviceSettings;
-        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings);
+        LabStore store = StoreUnderTest.chosenAndUsable();
+        this.database = store.postgres() ? store.openDatabase(LABEL) : null;
+        this.storeLine = database == null ? null : store.reportLine(database);
+        this.service = database == null
+                ? new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings)
+                : new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
+                        new PostgresOrderTable(database.dataSource(), serviceSettings.clock()));
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
         } catch (Exception e) {
+            close();
             throw new IllegalStateException("could not pre-create the pay pool", e);
         }
         service.relay().start();
@@ -107,6 +122,9 @@ final class BookLab implements LabFixture {
     public void beforeRun() {
         if (timeline != null) {
             timeline.start();
+        }
+        if (database != null) {
+            database.startRun();
         }
     }
 
@@ -122,6 +140,9 @@ final class BookLab implements LabFixture {
      */
     @Override
     public void afterRun() {
+        if (database != null) {
+            database.endRun();
+        }
         chargedButNotPaidAtEndOfRun = downstream.ledger().chargedButNot(service::isPaid);
         pendingAtEndOfRun = service.reconciler().pending();
         service.reconciler().stop();
@@ -148,6 +169,10 @@ final class BookLab implements LabFixture {
     public List<ReportLine> extra() {
         List<ReportLine> lines = new ArrayList<>();
         lines.add(downstreamLine);
+        if (database != null) {
+            lines.add(storeLine);
+            lines.addAll(database.reportLines());
+        }
         lines.add(new ReportLine("table_read_latency", describe(serviceSettings.tableReadLatency())));
         OrderCache.Settings c = serviceSettings.cache();
         lines.add(new ReportLine("cache", c == null ? "off" : String.format(Locale.ROOT,
@@ -236,5 +261,14 @@ final class BookLab implements LabFixture {
 
     private static String describe(LatencyModel model) {
         return model instanceof LatencyModel.Constant c ? c.latency().toMillis() + "ms" : model.toString();
+    }
+
+    /** Stops the relay and the reconciler if {@link #afterRun()} did not, and drops the fixture's schema. */
+    @Override
+    public void close() {
+        service.close();
+        if (database != null) {
+            database.close();
+        }
     }
 }

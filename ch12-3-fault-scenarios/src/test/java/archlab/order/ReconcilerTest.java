@@ -37,6 +37,7 @@ class ReconcilerTest {
     private static final class RecordingResolver implements Reconciler.Resolver {
         final Set<String> paid = ConcurrentHashMap.newKeySet();
         final Set<String> created = ConcurrentHashMap.newKeySet();
+        final List<PayClaim> orphans = new java.util.ArrayList<>();
 
         @Override
         public boolean markPaid(String orderId) {
@@ -47,10 +48,39 @@ class ReconcilerTest {
         public boolean markCreated(String orderId) {
             return !paid.contains(orderId) && created.add(orderId);
         }
+
+        @Override
+        public List<PayClaim> orphans() {
+            return List.copyOf(orphans);
+        }
     }
 
     private Reconciler reconciler(InventoryStub inventory) {
         return new Reconciler(inventory, payments, clock, Runnable::run, SETTINGS, resolver);
+    }
+
+    @Test
+    @DisplayName("orders a dead process left PAYING are adopted when the reconciler starts: charged ones completed to PAID, the others released by their claim's keys and CREATED")
+    void orphansOfADeadProcessAreAdoptedAtStart() {
+        InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
+        Order charged = new Order("ord-1", "cust", List.of(new Item("sku-a", 2, 250)), 500).markPaying();
+        Order notCharged = new Order("ord-2", "cust", List.of(new Item("sku-a", 3, 100)), 300).markPaying();
+        PayClaim first = PayClaim.of(charged, 1);
+        PayClaim second = PayClaim.of(notCharged, 2); // its second claim: the keys carry the number the table kept
+        inventory.reserve(CTX, first.reservationKeys().get(0), "sku-a", 2);
+        inventory.reserve(CTX, second.reservationKeys().get(0), "sku-a", 3);
+        payments.charge(CTX, new ChargeRequest("ord-1", 500, OrderService.idempotencyKey("ord-1")));
+        resolver.orphans.addAll(List.of(first, second)); // then the process died
+        Reconciler reconciler = reconciler(inventory);
+
+        assertThat(reconciler.adoptOrphans()).isEqualTo(2);
+        clock.advance(SETTINGS.settleDelay());
+        reconciler.reconcileDue();
+
+        assertThat(resolver.paid).containsExactly("ord-1");
+        assertThat(resolver.created).containsExactly("ord-2");
+        assertThat(inventory.reservedUnits("sku-a")).as("ord-1's stock kept, ord-2's released").isEqualTo(2);
+        assertThat(reconciler.adopted()).isEqualTo(2);
     }
 
     @Test

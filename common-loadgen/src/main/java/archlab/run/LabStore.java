@@ -133,6 +133,15 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
         return LabDatabase.open(jdbcUrl.orElseThrow(), label, poolSize);
     }
 
+    /**
+     * @return the line a fixture on PostgreSQL adds to its report, {@value #REPORT_LINE}: {@code postgres pool=… schema=…
+     *         url=…} ({@link LabRun} refuses a PostgreSQL run whose fixture reports none)
+     */
+    public archlab.report.ReportLine reportLine(LabDatabase database) {
+        return new archlab.report.ReportLine(REPORT_LINE, "postgres pool=" + poolSize + " schema=" + database.schema()
+                + " url=" + jdbcUrl.orElseThrow());
+    }
+
     /** @return e.g. {@code store=postgres pool=10 url=jdbc:postgresql://…}, or {@code store=memory} */
     public String describe() {
         return postgres() ? "store=postgres pool=" + poolSize + " url=" + jdbcUrl.orElse("none") : "store=memory";

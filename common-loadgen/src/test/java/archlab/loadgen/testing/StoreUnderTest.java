@@ -60,4 +60,22 @@ public final class StoreUnderTest {
         }
         return why;
     }
+
+    /**
+     * Skips the calling test — or, from a {@code @BeforeAll}, its class — when {@code -Dlab.store=postgres}: for a run
+     * kind that is a lesson measured in memory, whose claims a PostgreSQL store would judge on the disk's flushes
+     * instead. Prints the line once per JVM and run kind, never silently.
+     *
+     * @param runKind the run kind skipped, e.g. "overload"
+     * @param why     why its claims are the in-memory service's
+     */
+    public static void inMemoryOnly(String runKind, String why) {
+        if (LabStore.fromSystem().postgres()) {
+            String line = runKind + " runs in memory only, not with -Dlab.store=postgres: " + why;
+            if (PRINTED.add(line)) {
+                System.out.println(line);
+            }
+            Assumptions.abort(line);
+        }
+    }
 }

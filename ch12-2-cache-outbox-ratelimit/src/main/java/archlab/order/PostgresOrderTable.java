@@ -1,0 +1,204 @@
+package archlab.order;
+
+import archlab.clock.NanoClock;
+import archlab.downstream.Notification;
+import archlab.request.RequestContext;
+import archlab.trace.Span;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import javax.sql.DataSource;
+
+/**
+ * The orders and their outbox in PostgreSQL ({@code -Dlab.store=postgres}; schema:
+ * {@code db/migration/V1__orders_and_outbox.sql}): ch12-1's table with its flaw taken out.
+ *
+ * <p>Against ch12-1's {@code PostgresOrderTable}:
+ * <ul>
+ *   <li><b>No transaction spans a downstream call.</b> Every operation is one statement, or one short transaction, on a
+ *       connection borrowed for it alone. The service calls inventory and payment between two of them holding
+ *       nothing, so a slow provider keeps no connection busy and a get never waits behind a pay.</li>
+ *   <li><b>No lock row.</b> The claim is a conditional update ({@code … WHERE id = ? AND status = 'CREATED'}): of two
+ *       pays of one order, in one process or two, exactly one changes a row.</li>
+ *   <li><b>The outbox in the PAID update's transaction</b> ({@link #commitPaid}): {@code UPDATE orders … 'PAID'} and
+ *       {@code INSERT INTO outbox} commit together or not at all, and what is committed survives a crash.</li>
+ * </ul>
+ * It has no injected read latency (a read costs what PostgreSQL costs). A database error becomes a
+ * {@link DatabaseException} (an HTTP 500, no stack trace on the wire).
+ *
+ * <p>The table borrows connections from {@code dataSource} and never closes it: whoever made the pool owns it. The
+ * pool's connections must reach the schema the migration created (their {@code search_path}).
+ *
+ * <p>Thread-safety: safe from any number of threads; each operation runs on a connection of its own.
+ */
+public final class PostgresOrderTable implements OrderTable {
+
+    private static final String INSERT_ORDER = "INSERT INTO orders (customer_id, status, total_cents, version)"
+            + " VALUES (?, 'CREATED', ?, 0) RETURNING number, id";
+    private static final String INSERT_ITEM = "INSERT INTO order_items (order_number, line_no, sku, quantity, unit_price_cents)"
+            + " VALUES (?, ?, ?, ?, ?)";
+    private static final String FIND_ORDER = "SELECT o.customer_id, o.status, o.total_cents, o.version,"
+            + " i.sku, i.quantity, i.unit_price_cents FROM orders o JOIN order_items i ON i.order_number = o.number"
+            + " WHERE o.id = ? ORDER BY i.line_no";
+    private static final String UPDATE = "UPDATE orders SET status = ?, version = ? WHERE id = ? AND status = ?";
+
+    private final DataSource dataSource;
+    private final PostgresOutbox outbox;
+    private final AtomicLong reads = new AtomicLong();
+
+    /**
+     * @param dataSource the pool every operation borrows a connection from; its connections see the tables
+     * @param clock      the clock of the outbox's instants
+     */
+    public PostgresOrderTable(DataSource dataSource, NanoClock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.outbox = new PostgresOutbox(dataSource, clock);
+    }
+
+    @Override
+    public Order read(RequestContext ctx, String orderId) {
+        try (Span s = ctx.span(OrderService.TABLE_READ)) {
+            reads.incrementAndGet();
+            return current(orderId);
+        }
+    }
+
+    @Override
+    public Order current(String orderId) {
+        if (orderId == null) {
+            return null;
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(FIND_ORDER)) {
+            s.setString(1, orderId);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    return null;
+                }
+                String customerId = r.getString(1);
+                OrderStatus status = OrderStatus.valueOf(r.getString(2));
+                long totalCents = r.getLong(3);
+                int version = r.getInt(4);
+                List<Item> items = new ArrayList<>();
+                do {
+                    items.add(new Item(r.getString(5), r.getInt(6), r.getLong(7)));
+                } while (r.next());
+                return new Order(orderId, customerId, status, items, totalCents, version);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not read order " + orderId, e);
+        }
+    }
+
+    @Override
+    public Order insert(String customerId, List<Item> items, long totalCents) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement order = c.prepareStatement(INSERT_ORDER);
+                 PreparedStatement item = c.prepareStatement(INSERT_ITEM)) {
+                order.setString(1, customerId);
+                order.setLong(2, totalCents);
+                long number;
+                String id;
+                try (ResultSet r = order.executeQuery()) {
+                    r.next();
+                    number = r.getLong(1);
+                    id = r.getString(2);
+                }
+                for (int line = 0; line < items.size(); line++) {
+                    Item it = items.get(line);
+                    item.setLong(1, number);
+                    item.setInt(2, line);
+                    item.setString(3, it.sku());
+                    item.setInt(4, it.quantity());
+                    item.setLong(5, it.unitPriceCents());
+                    item.addBatch();
+                }
+                item.executeBatch();
+                c.commit();
+                return new Order(id, customerId, items, totalCents);
+            } catch (SQLException | RuntimeException e) {
+                rollback(c, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not insert an order of " + customerId, e);
+        }
+    }
+
+    @Override
+    public boolean update(Order next, OrderStatus expected) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(UPDATE)) {
+            return updated(s, next, expected);
+        } catch (SQLException e) {
+            throw new DatabaseException("could not update order " + next.id(), e);
+        }
+    }
+
+    // tag::commitPaid[]
+    @Override
+    public boolean commitPaid(Order paid, Notification notification) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false); // one transaction: the PAID row and its outbox row
+            try (PreparedStatement s = c.prepareStatement(UPDATE)) {
+                if (!updated(s, paid, OrderStatus.PAYING)) {
+                    c.rollback();
+                    return false;
+                }
+                outbox.appendIn(c, notification);
+                c.commit();
+                return true;
+            } catch (SQLException | RuntimeException e) {
+                rollback(c, e);
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not mark order " + paid.id() + " PAID", e);
+        }
+    }
+    // end::commitPaid[]
+
+    /** None: the conditional statements are the database's to serialise. */
+    @Override
+    public java.util.Optional<Lock> writeLock() {
+        return java.util.Optional.empty();
+    }
+
+    @Override
+    public Outbox outbox() {
+        return outbox;
+    }
+
+    @Override
+    public long reads() {
+        return reads.get();
+    }
+
+    private static boolean updated(PreparedStatement s, Order next, OrderStatus expected) throws SQLException {
+        s.setString(1, next.status().name());
+        s.setInt(2, next.version());
+        s.setString(3, next.id());
+        s.setString(4, expected.name());
+        return s.executeUpdate() == 1;
+    }
+
+    private static void rollback(Connection c, Throwable cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The orders or the outbox could not be read or written: the database's error, as the cause. */
+    public static final class DatabaseException extends RuntimeException {
+        DatabaseException(String message, SQLException cause) {
+            super(message + ": " + cause.getMessage(), cause);
+        }
+    }
+}

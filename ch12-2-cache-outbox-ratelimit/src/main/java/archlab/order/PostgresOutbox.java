@@ -1,0 +1,366 @@
+package archlab.order;
+
+import archlab.clock.NanoClock;
+import archlab.downstream.Notification;
+import archlab.loadgen.LatencyHistogram;
+import archlab.loadgen.LatencySummary;
+import archlab.order.PostgresOrderTable.DatabaseException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * The {@link Outbox} as a table in PostgreSQL ({@code -Dlab.store=postgres}; schema:
+ * {@code db/migration/V1__orders_and_outbox.sql}): the promise the in-memory outbox can keep only while its process
+ * lives, kept across a crash.
+ *
+ * <ul>
+ *   <li><b>Appended in the PAID update's transaction</b> ({@link PostgresOrderTable#commitPaid}): a committed PAID
+ *       order has its row here, and a rolled-back one has none. The message id is the primary key, so a second append of
+ *       one message fails and changes nothing; delivered rows stay (state DELIVERED) to keep it so.</li>
+ *   <li><b>Claimed with {@code FOR UPDATE SKIP LOCKED}</b> ({@link #claimDue}): one statement picks the oldest due rows
+ *       no other transaction has locked and marks them IN_FLIGHT. Two relays — two threads, or two processes — never
+ *       claim the same row; neither waits for the other.</li>
+ *   <li><b>Instants from another process's clock.</b> A row's instants are readings of the clock of the outbox that
+ *       wrote them, tagged with that clock's random epoch. A relay cannot compare another clock's readings with its
+ *       own, so a PENDING row of another epoch — left by a process that died — is due now; when claimed it is
+ *       <em>adopted</em>: its instants restart from this clock's now (its retry horizon starts afresh), and its time
+ *       to notify is not recorded (it would be measured from the adoption, not the append).</li>
+ *   <li><b>What a crash leaves IN_FLIGHT</b> — claimed, perhaps delivered, not marked — {@link #recoverInFlight} (run
+ *       when a relay starts) makes PENDING again: delivered a second time with the same message id, which the
+ *       receiver recognises. At least once, never lost.</li>
+ * </ul>
+ *
+ * <p>What is the table's and what is this process's: {@link #depth}, {@link #inDelivery}, {@link #isDrained},
+ * {@link #parked}, {@link #entries}, {@link #entry} and {@link #isDelivered} read the table (every process's rows);
+ * {@link #appended}, {@link #delivered}, {@link #parkings}, {@link #redrives}, {@link #redrivenIds} and
+ * {@link #timeToNotify} count what this outbox did since it was made.
+ *
+ * <p>A database error becomes a {@link DatabaseException}. Thread-safety: safe from any number of threads; every
+ * method is one statement (or one transaction) on a connection of its own.
+ */
+public final class PostgresOutbox implements Outbox {
+
+    private static final String COLUMNS = "message_id, order_id, appended_nanos, retrying_since_nanos, attempts, due_nanos,"
+            + " state, last_error, seq";
+    private static final String INSERT = "INSERT INTO outbox (message_id, order_id, state, clock_epoch, appended_nanos,"
+            + " retrying_since_nanos, due_nanos) VALUES (?, ?, 'PENDING', ?, ?, ?, ?)";
+    // tag::claim[]
+    private static final String CLAIM_DUE = """
+            WITH p AS (SELECT ?::uuid AS epoch, ?::bigint AS now),
+            due AS (SELECT o.message_id FROM outbox o, p
+                    WHERE o.state = 'PENDING' AND (o.clock_epoch <> p.epoch OR o.due_nanos <= p.now)
+                    ORDER BY o.seq LIMIT ? FOR UPDATE OF o SKIP LOCKED)
+            UPDATE outbox o SET state = 'IN_FLIGHT', attempts = o.attempts + 1,
+                   adopted = o.adopted OR o.clock_epoch <> p.epoch,
+                   appended_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.appended_nanos END,
+                   retrying_since_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.retrying_since_nanos END,
+                   due_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.due_nanos END,
+                   clock_epoch = p.epoch
+            FROM due, p WHERE o.message_id = due.message_id
+            RETURNING\s""" + prefixed("o.", COLUMNS);
+    // end::claim[]
+    private static final String MARK_DELIVERED = "UPDATE outbox SET state = 'DELIVERED' WHERE message_id = ? AND state = 'IN_FLIGHT'"
+            + " RETURNING appended_nanos, adopted, clock_epoch";
+    private static final String MARK_RETRY = "UPDATE outbox SET state = 'PENDING', due_nanos = ?, last_error = ?"
+            + " WHERE message_id = ? AND state = 'IN_FLIGHT' RETURNING " + COLUMNS;
+    private static final String MARK_PARKED = "UPDATE outbox SET state = 'PARKED', last_error = ?"
+            + " WHERE message_id = ? AND state = 'IN_FLIGHT' RETURNING " + COLUMNS;
+    private static final String RECOVER = "UPDATE outbox SET state = 'PENDING' WHERE state = 'IN_FLIGHT'";
+    private static final String REDRIVE = "UPDATE outbox SET state = 'PENDING', clock_epoch = ?, due_nanos = ?,"
+            + " retrying_since_nanos = ?, adopted = adopted OR clock_epoch <> ?,"
+            + " appended_nanos = CASE WHEN clock_epoch <> ? THEN ? ELSE appended_nanos END, redrives = redrives + 1"
+            + " WHERE message_id = ? AND state = 'PARKED'";
+    private static final String OPEN = "SELECT " + COLUMNS + " FROM outbox WHERE state <> 'DELIVERED'";
+
+    private final DataSource dataSource;
+    private final NanoClock clock;
+    private final UUID epoch = UUID.randomUUID();
+    private final AtomicLong appended = new AtomicLong();
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong parkings = new AtomicLong();
+    private final AtomicLong redrives = new AtomicLong();
+    private final List<String> redrivenIds = new CopyOnWriteArrayList<>();
+    private final LatencyHistogram timeToNotify = new LatencyHistogram();
+
+    /**
+     * @param dataSource the pool the outbox borrows connections from; its connections see the outbox table
+     * @param clock      the clock of this outbox's instants
+     */
+    public PostgresOutbox(DataSource dataSource, NanoClock clock) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Appends in a transaction of its own; the service appends inside the PAID update's ({@link #appendIn}). */
+    @Override
+    public void append(Notification notification) {
+        Objects.requireNonNull(notification, "notification");
+        try (Connection c = dataSource.getConnection()) {
+            appendIn(c, notification);
+        } catch (SQLException e) {
+            throw new DatabaseException("could not append " + notification.messageId(), e);
+        }
+    }
+
+    /**
+     * Appends {@code notification} on {@code c}, inside whatever transaction {@code c} has open.
+     *
+     * @throws IllegalStateException if the message id is in the outbox already (the transaction is then aborted)
+     */
+    void appendIn(Connection c, Notification notification) throws SQLException {
+        long now = clock.nanoTime();
+        try (PreparedStatement s = c.prepareStatement(INSERT)) {
+            s.setString(1, notification.messageId());
+            s.setString(2, notification.orderId());
+            s.setObject(3, epoch);
+            s.setLong(4, now);
+            s.setLong(5, now);
+            s.setLong(6, now);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            if ("23505".equals(e.getSQLState())) { // unique_violation: the message id's primary key
+                throw new IllegalStateException("message " + notification.messageId() + " is already in the outbox", e);
+            }
+            throw e;
+        }
+        appended.incrementAndGet();
+    }
+
+    @Override
+    public List<Entry> claimDue(int max) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM_DUE)) {
+            s.setObject(1, epoch);
+            s.setLong(2, clock.nanoTime());
+            s.setInt(3, max);
+            List<Row> rows = rows(s);
+            rows.sort(Comparator.comparingLong(Row::seq));
+            return rows.stream().map(Row::entry).toList();
+        } catch (SQLException e) {
+            throw new DatabaseException("could not claim due outbox rows", e);
+        }
+    }
+
+    @Override
+    public void markDelivered(String messageId) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(MARK_DELIVERED)) {
+            s.setString(1, messageId);
+            try (ResultSet r = s.executeQuery()) {
+                if (!r.next()) {
+                    throw new IllegalStateException("message " + messageId + " is not in flight");
+                }
+                delivered.incrementAndGet();
+                if (!r.getBoolean(2) && epoch.equals(r.getObject(3))) {
+                    timeToNotify.record(clock.nanoTime() - r.getLong(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not mark " + messageId + " delivered", e);
+        }
+    }
+
+    @Override
+    public Entry markRetry(String messageId, String error, Duration wait) {
+        return changeInFlight(MARK_RETRY, messageId, s -> {
+            s.setLong(1, clock.nanoTime() + wait.toNanos());
+            s.setString(2, error);
+            s.setString(3, messageId);
+        });
+    }
+
+    @Override
+    public Entry markParked(String messageId, String reason) {
+        Entry parked = changeInFlight(MARK_PARKED, messageId, s -> {
+            s.setString(1, reason);
+            s.setString(2, messageId);
+        });
+        parkings.incrementAndGet();
+        return parked;
+    }
+
+    @Override
+    public int recoverInFlight() {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(RECOVER)) {
+            return s.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException("could not recover in-flight outbox rows", e);
+        }
+    }
+
+    @Override
+    public boolean redrive(String messageId) {
+        long now = clock.nanoTime();
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(REDRIVE)) {
+            s.setObject(1, epoch);
+            s.setLong(2, now);
+            s.setLong(3, now);
+            s.setObject(4, epoch);
+            s.setObject(5, epoch);
+            s.setLong(6, now);
+            s.setString(7, messageId);
+            if (s.executeUpdate() == 0) {
+                return false;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not redrive " + messageId, e);
+        }
+        redrives.incrementAndGet();
+        if (!redrivenIds.contains(messageId)) {
+            redrivenIds.add(messageId);
+        }
+        return true;
+    }
+
+    @Override
+    public int redriveParked() {
+        int count = 0;
+        for (Entry e : parked()) {
+            if (redrive(e.messageId())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    @Override
+    public long depth() {
+        return count("SELECT count(*) FROM outbox WHERE state <> 'DELIVERED'");
+    }
+
+    @Override
+    public long inDelivery() {
+        return count("SELECT count(*) FROM outbox WHERE state IN ('PENDING', 'IN_FLIGHT')");
+    }
+
+    @Override
+    public boolean isDrained() {
+        return depth() == 0;
+    }
+
+    @Override
+    public List<Entry> parked() {
+        return select(OPEN + " AND state = 'PARKED' ORDER BY seq", null);
+    }
+
+    @Override
+    public List<Entry> entries() {
+        return select(OPEN + " ORDER BY seq", null);
+    }
+
+    @Override
+    public Optional<Entry> entry(String messageId) {
+        return select(OPEN + " AND message_id = ?", messageId).stream().findFirst();
+    }
+
+    @Override
+    public boolean isDelivered(String messageId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT 1 FROM outbox WHERE message_id = ? AND state = 'DELIVERED'")) {
+            s.setString(1, messageId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next();
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("could not read " + messageId, e);
+        }
+    }
+
+    @Override
+    public long appended() {
+        return appended.get();
+    }
+
+    @Override
+    public long delivered() {
+        return delivered.get();
+    }
+
+    @Override
+    public long parkings() {
+        return parkings.get();
+    }
+
+    @Override
+    public long redrives() {
+        return redrives.get();
+    }
+
+    @Override
+    public List<String> redrivenIds() {
+        return List.copyOf(redrivenIds);
+    }
+
+    /** Time from append to delivery of what this outbox appended and delivered itself (adopted rows are not counted). */
+    @Override
+    public LatencySummary timeToNotify() {
+        return timeToNotify.summary();
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement s) throws SQLException;
+    }
+
+    private Entry changeInFlight(String sql, String messageId, Binder binder) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            binder.bind(s);
+            List<Row> rows = rows(s);
+            if (rows.isEmpty()) {
+                throw new IllegalStateException("message " + messageId + " is not in flight");
+            }
+            return rows.get(0).entry();
+        } catch (SQLException e) {
+            throw new DatabaseException("could not change outbox row " + messageId, e);
+        }
+    }
+
+    private List<Entry> select(String sql, String messageId) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql)) {
+            if (messageId != null) {
+                s.setString(1, messageId);
+            }
+            return rows(s).stream().map(Row::entry).toList();
+        } catch (SQLException e) {
+            throw new DatabaseException("could not read the outbox", e);
+        }
+    }
+
+    private long count(String sql) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(sql);
+             ResultSet r = s.executeQuery()) {
+            r.next();
+            return r.getLong(1);
+        } catch (SQLException e) {
+            throw new DatabaseException("could not count the outbox", e);
+        }
+    }
+
+    private record Row(Entry entry, long seq) {
+    }
+
+    private static List<Row> rows(PreparedStatement s) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (ResultSet r = s.executeQuery()) {
+            while (r.next()) {
+                Entry e = new Entry(new Notification(r.getString(1), r.getString(2)), r.getLong(3), r.getLong(4),
+                        r.getInt(5), r.getLong(6), State.valueOf(r.getString(7)), r.getString(8));
+                rows.add(new Row(e, r.getLong(9)));
+            }
+        }
+        return rows;
+    }
+
+    private static String prefixed(String prefix, String columns) {
+        return String.join(", ", java.util.Arrays.stream(columns.split(",\\s*")).map(c -> prefix + c).toList());
+    }
+}

@@ -1,0 +1,156 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import archlab.clock.NanoClock;
+import archlab.db.LabDatabase;
+import archlab.downstream.Downstream;
+import archlab.downstream.Notification;
+import archlab.downstream.NotifierStub;
+import archlab.loadgen.testing.StoreUnderTest;
+import archlab.request.RequestContext;
+import archlab.run.LabStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The orders and the outbox in PostgreSQL ({@link PostgresOrderTable}, {@link PostgresOutbox}), each test on a fresh
+ * schema of the lab's server ({@code bash .servers/postgres.sh start}, or {@code -Dlab.jdbc.url}); skipped, saying so,
+ * without one. What only a database gives the outbox: the PAID row and its notification committed together, two relays
+ * that never claim one row twice, and rows a new process finds and delivers.
+ */
+class PostgresStoreTest {
+
+    private static final List<Item> ITEMS = List.of(new Item("sku-a", 1, 100));
+    private static final OutboxRelay.Settings QUICK = new OutboxRelay.Settings(Duration.ofMillis(1), Duration.ofSeconds(1),
+            Duration.ofMinutes(1), Duration.ofMillis(1), Duration.ofMillis(10), 16);
+
+    private LabDatabase database;
+
+    @BeforeEach
+    void freshSchema() {
+        LabStore store = StoreUnderTest.postgres();
+        database = LabDatabase.open(store.jdbcUrl().orElseThrow(), "store", 4);
+    }
+
+    @AfterEach
+    void dropTheSchema() {
+        database.close();
+    }
+
+    private PostgresOrderTable table() {
+        return new PostgresOrderTable(database.dataSource(), NanoClock.SYSTEM);
+    }
+
+    private static Order paying(OrderTable table) {
+        Order created = table.insert("cust", ITEMS, 100);
+        Order paying = created.markPaying();
+        assertThat(table.update(paying, OrderStatus.CREATED)).isTrue();
+        return paying;
+    }
+
+    @Test
+    @DisplayName("orders are numbered as in memory, read back whole, and a claim changes a row only from the status it expects")
+    void insertReadAndConditionalUpdate() {
+        PostgresOrderTable table = table();
+        Order first = table.insert("cust", ITEMS, 100);
+        assertThat(first.id()).isEqualTo("ord-000001");
+        assertThat(table.read(RequestContext.background(), first.id())).isEqualTo(first);
+        assertThat(table.current("ord-999999")).isNull();
+
+        assertThat(table.update(first.markPaying(), OrderStatus.CREATED)).isTrue();
+        assertThat(table.update(first.markPaying(), OrderStatus.CREATED)).as("a second claim of one order").isFalse();
+        assertThat(table.current(first.id()).status()).isEqualTo(OrderStatus.PAYING);
+    }
+
+    @Test
+    @DisplayName("commitPaid commits the PAID row and its outbox row together; refused or failing, it leaves neither")
+    void paidAndItsNotificationTogether() {
+        PostgresOrderTable table = table();
+        Order paying = paying(table);
+        Order paid = paying.markPaid();
+        assertThat(table.commitPaid(paid, Notification.orderPaid(paid.id()))).isTrue();
+        assertThat(table.current(paid.id())).extracting(Order::status, Order::version).containsExactly(OrderStatus.PAID, 1);
+        assertThat(table.outbox().entry("paid:" + paid.id())).get().extracting(Outbox.Entry::state)
+                .isEqualTo(Outbox.State.PENDING);
+
+        Order created = table.insert("cust", ITEMS, 100);
+        assertThat(table.commitPaid(created.markPaying().markPaid(), Notification.orderPaid(created.id())))
+                .as("an order that is not PAYING").isFalse();
+        assertThat(table.outbox().entry("paid:" + created.id())).isEmpty();
+
+        Order second = paying(table);
+        assertThatThrownBy(() -> table.commitPaid(second.markPaid(), Notification.orderPaid(paid.id())))
+                .as("a message id already in the outbox").isInstanceOf(IllegalStateException.class);
+        assertThat(table.current(second.id()).status()).as("rolled back with it").isEqualTo(OrderStatus.PAYING);
+        assertThat(table.outbox().depth()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("two relays draining one outbox at once (FOR UPDATE SKIP LOCKED) deliver every notification exactly once")
+    void twoRelaysNeverClaimOneRowTwice() throws Exception {
+        PostgresOrderTable table = table();
+        int notifications = 200;
+        for (int i = 0; i < notifications; i++) {
+            Order p = paying(table);
+            table.commitPaid(p.markPaid(), Notification.orderPaid(p.id()));
+        }
+        NotifierStub notifier = Downstream.instant().notifier();
+        var pool = Executors.newFixedThreadPool(2);
+        try {
+            OutboxRelay a = new OutboxRelay(table.outbox(), notifier, NanoClock.SYSTEM, Runnable::run, QUICK);
+            OutboxRelay b = new OutboxRelay(new PostgresOutbox(database.dataSource(), NanoClock.SYSTEM), notifier,
+                    NanoClock.SYSTEM, Runnable::run, QUICK);
+            CompletableFuture<Integer> byA = CompletableFuture.supplyAsync(() -> drain(a), pool);
+            CompletableFuture<Integer> byB = CompletableFuture.supplyAsync(() -> drain(b), pool);
+            int claimed = byA.get() + byB.get();
+
+            assertThat(claimed).isEqualTo(notifications);
+            assertThat(notifier.distinctMessages()).isEqualTo(notifications);
+            assertThat(notifier.redeliveries()).isZero();
+            assertThat(table.outbox().isDrained()).isTrue();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static int drain(OutboxRelay relay) {
+        int claimed = 0;
+        for (int idle = 0; idle < 3; ) {
+            int n = relay.deliverDue().claimed();
+            claimed += n;
+            idle = n == 0 ? idle + 1 : 0;
+        }
+        return claimed;
+    }
+
+    @Test
+    @DisplayName("what a dead process left — rows pending and rows in flight — a new process's relay delivers, in flight ones again by message id")
+    void aNewProcessDeliversWhatTheDeadOneLeft() {
+        PostgresOrderTable dead = table();
+        for (int i = 0; i < 4; i++) {
+            Order p = paying(dead);
+            dead.commitPaid(p.markPaid(), Notification.orderPaid(p.id()));
+        }
+        NotifierStub notifier = Downstream.instant().notifier();
+        List<Outbox.Entry> claimedByTheDead = dead.outbox().claimDue(2);
+        claimedByTheDead.forEach(e -> notifier.notify(RequestContext.background(), e.notification())); // then it died
+
+        PostgresOutbox next = new PostgresOutbox(database.dataSource(), NanoClock.SYSTEM); // another process's clock
+        OutboxRelay relay = new OutboxRelay(next, notifier, NanoClock.SYSTEM, Runnable::run, QUICK);
+        assertThat(next.recoverInFlight()).isEqualTo(2);
+        drain(relay);
+
+        assertThat(next.isDrained()).isTrue();
+        assertThat(notifier.distinctMessages()).isEqualTo(4);
+        assertThat(notifier.redeliveries()).as("the two the dead process had sent").isEqualTo(2);
+        assertThat(next.timeToNotify().count()).as("adopted rows have no time to notify of this clock").isZero();
+    }
+}
