@@ -54,10 +54,13 @@ public final class LabDatabase implements AutoCloseable {
     private final String schema;
     private final HikariDataSource pool;
     private final PoolMetrics metrics;
+    /** Whether {@link #close()} drops the schema: yes for one {@link #open} created, no for one {@link #attach}ed to. */
+    private final boolean ownsSchema;
 
-    private LabDatabase(String jdbcUrl, String schema, HikariDataSource pool, PoolMetrics metrics) {
+    private LabDatabase(String jdbcUrl, String schema, HikariDataSource pool, PoolMetrics metrics, boolean ownsSchema) {
         this.jdbcUrl = jdbcUrl;
         this.schema = schema;
+        this.ownsSchema = ownsSchema;
         this.pool = pool;
         this.metrics = metrics;
     }
@@ -84,6 +87,27 @@ public final class LabDatabase implements AutoCloseable {
             dropQuietly(jdbcUrl, schema, e);
             throw new IllegalStateException("could not create the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
         }
+        return pooled(jdbcUrl, schema, poolSize, true);
+    }
+
+    /**
+     * Opens a measured pool of {@code poolSize} connections to a schema that exists already — one that another JVM
+     * {@link #open opened} and migrated (a served checkpoint on the runner's database). {@link #close()} closes the pool
+     * and leaves the schema to its owner.
+     *
+     * @throws IllegalArgumentException for a bad pool size or schema name
+     * @throws IllegalStateException    when the server cannot be reached
+     */
+    public static LabDatabase attach(String jdbcUrl, String schema, int poolSize) {
+        Objects.requireNonNull(jdbcUrl, "jdbcUrl");
+        checkedPoolSize("pool size", poolSize);
+        if (schema == null || !schema.matches("lab_[a-z0-9_]{1,60}")) {
+            throw new IllegalArgumentException("schema must be a lab schema (lab_<label>_<hex>), was '" + schema + "'");
+        }
+        return pooled(jdbcUrl, schema, poolSize, false);
+    }
+
+    private static LabDatabase pooled(String jdbcUrl, String schema, int poolSize, boolean ownsSchema) {
         HikariDataSource[] created = new HikariDataSource[1];
         PoolMetrics metrics = new PoolMetrics(poolSize, () -> created[0] == null ? null : created[0].getHikariPoolMXBean());
         HikariConfig config = new HikariConfig();
@@ -96,10 +120,12 @@ public final class LabDatabase implements AutoCloseable {
         try {
             created[0] = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            dropQuietly(jdbcUrl, schema, e);
+            if (ownsSchema) {
+                dropQuietly(jdbcUrl, schema, e);
+            }
             throw new IllegalStateException("could not open a pool to " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return new LabDatabase(jdbcUrl, schema, created[0], metrics);
+        return new LabDatabase(jdbcUrl, schema, created[0], metrics, ownsSchema);
     }
 
     /** @return why {@code jdbcUrl} cannot be used now (the driver's message), or empty when a connection opened */
@@ -163,17 +189,19 @@ public final class LabDatabase implements AutoCloseable {
         return List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()));
     }
 
-    /** Closes the pool and drops the schema with everything in it. */
+    /** Closes the pool and, for a schema it {@link #open}ed, drops the schema with everything in it. */
     @Override
     public void close() {
         metrics.stop();
         try {
             pool.close();
         } finally {
-            try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
-                s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-            } catch (SQLException e) {
-                throw new IllegalStateException("could not drop the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
+            if (ownsSchema) {
+                try (Connection c = DriverManager.getConnection(jdbcUrl); Statement s = c.createStatement()) {
+                    s.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+                } catch (SQLException e) {
+                    throw new IllegalStateException("could not drop the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
+                }
             }
         }
     }

@@ -166,10 +166,25 @@ public final class LabProperties {
             "how long a served checkpoint serves, whole seconds 1..86400 (unset: until stopped)", "30",
             (property, v) -> within(property, v, 1, 86_400, " whole seconds"));
 
+    /** How many times the crash test ({@code -Dcrash}) kills the served checkpoint. */
+    public static final Key<Integer> CRASH_KILLS = new Key<>("lab.crash.kills",
+            "how many times -Dcrash kills the served checkpoint, 1..100 (default 10)", "10",
+            (property, v) -> within(property, v, 1, 100, " kills"));
+    /** The first kill's seed: kill k replays with seed + k − 1. */
+    public static final Key<Long> CRASH_SEED = new Key<>("lab.crash.seed",
+            "the seed of -Dcrash's first kill (kill k uses seed + k - 1; the report prints each)", "1",
+            (property, v) -> {
+                try {
+                    return Long.parseLong(v.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(property + " must be a whole number, was '" + v + "'");
+                }
+            });
+
     /** Every known key, in the order the README lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
             INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SERVE_PORT, SERVE_SECONDS,
-            LabStore.STORE, LabStore.JDBC_URL, LabStore.DB_POOL,
+            CRASH_KILLS, CRASH_SEED, LabStore.STORE, LabStore.JDBC_URL, LabStore.DB_POOL,
             SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
 
     /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
