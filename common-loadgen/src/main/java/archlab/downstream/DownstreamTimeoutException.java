@@ -30,8 +30,12 @@ public class DownstreamTimeoutException extends DeadlineExceededException {
         this.passedOnArrival = passedOnArrival;
     }
 
-    /** For a subclass that says more: {@code message} is the whole message. */
-    protected DownstreamTimeoutException(String stub, long callIndex, boolean passedOnArrival, String message) {
+    /**
+     * For a subclass that says more, or a timeout rebuilt from its fields (a remote client re-throwing the server's).
+     *
+     * @param message what timed out and when; the exception's message is it followed by {@code ": deadline exceeded"}
+     */
+    public DownstreamTimeoutException(String stub, long callIndex, boolean passedOnArrival, String message) {
         super(message);
         this.stub = stub;
         this.callIndex = callIndex;

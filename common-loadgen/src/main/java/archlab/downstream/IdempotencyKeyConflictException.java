@@ -21,6 +21,16 @@ public class IdempotencyKeyConflictException extends IllegalArgumentException {
         this.idempotencyKey = idempotencyKey;
     }
 
+    /**
+     * A conflict rebuilt from its key and message, e.g. by a remote client re-throwing the server's.
+     *
+     * @param message the whole message, as the original's
+     */
+    public IdempotencyKeyConflictException(String idempotencyKey, String message) {
+        super(message);
+        this.idempotencyKey = idempotencyKey;
+    }
+
     /** @return the reused key */
     public String idempotencyKey() {
         return idempotencyKey;

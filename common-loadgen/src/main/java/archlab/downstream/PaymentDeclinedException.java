@@ -20,4 +20,12 @@ public class PaymentDeclinedException extends DownstreamException {
         super(PaymentsStub.NAME, callIndex, "payment declined for order " + orderId + " (the key's first answer, call #"
                 + firstCall + ", replayed; no money moved)");
     }
+
+    /**
+     * A decline rebuilt from its fields, e.g. by a remote client re-throwing the server's: the message is
+     * {@code "<stub> call #<callIndex>: <problem>"}, as the original's.
+     */
+    public PaymentDeclinedException(String stub, long callIndex, String problem) {
+        super(stub, callIndex, problem);
+    }
 }

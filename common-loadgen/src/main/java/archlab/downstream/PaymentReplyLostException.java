@@ -10,4 +10,12 @@ public class PaymentReplyLostException extends DownstreamException {
     public PaymentReplyLostException(long callIndex, String orderId) {
         super(PaymentsStub.NAME, callIndex, "reply lost for order " + orderId + " (the provider did charge)");
     }
+
+    /**
+     * A lost reply rebuilt from its fields, e.g. by a remote client re-throwing the server's: the message is
+     * {@code "<stub> call #<callIndex>: <problem>"}, as the original's.
+     */
+    public PaymentReplyLostException(String stub, long callIndex, String problem) {
+        super(stub, callIndex, problem);
+    }
 }

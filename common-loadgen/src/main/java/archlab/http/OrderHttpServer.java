@@ -1,51 +1,29 @@
 package archlab.http;
 
 import archlab.loadgen.OrderTarget;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import archlab.loopback.LoopbackTomcat;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
-import java.util.logging.Level;
-import java.util.logging.Logger;
-import java.util.stream.Stream;
-import org.apache.catalina.Context;
-import org.apache.catalina.LifecycleException;
-import org.apache.catalina.connector.Connector;
-import org.apache.catalina.core.StandardContext;
-import org.apache.catalina.core.StandardHost;
-import org.apache.catalina.startup.Tomcat;
-import org.apache.coyote.AbstractProtocol;
 import org.HdrHistogram.Histogram;
 
 /**
  * One checkpoint's service over HTTP: an embedded Tomcat (NIO connector, HTTP/1.1 keep-alive) bound to 127.0.0.1 on
- * an ephemeral port (or the port asked for), serving {@link OrderServlet} over the given {@link OrderTarget}, with Tomcat's defaults for the
- * connector ({@code acceptCount} {@value ServerThreads#TOMCAT_ACCEPT_COUNT}, keep-alive) and a measured
- * {@link ServerExecutor} for its threads. Errors outside the servlet are JSON too ({@link JsonErrorValve}).
+ * an ephemeral port (or the port asked for), serving {@link OrderServlet} over the given {@link OrderTarget}, with
+ * Tomcat's defaults for the connector ({@code acceptCount} {@value ServerThreads#TOMCAT_ACCEPT_COUNT}, keep-alive) and
+ * a measured {@link ServerExecutor} for its threads. Errors outside the servlet are JSON too
+ * ({@link archlab.loopback.JsonErrorValve}); the Tomcat plumbing is {@link LoopbackTomcat}'s.
  *
  * <p>Lifecycle: {@link #start} returns a serving server; {@link #close} stops it and deletes its scratch directory.
  * The figures ({@link #executor()}) stay readable after close. Thread-safety: start and close from one thread.
  */
 public final class OrderHttpServer implements AutoCloseable {
 
-    /** Tomcat's INFO lines (starting, stopping) are not the run's: kept here so the level holds. */
-    private static final List<Logger> QUIET = Stream.of("org.apache.catalina", "org.apache.coyote", "org.apache.tomcat")
-            .map(Logger::getLogger).peek(l -> l.setLevel(Level.WARNING)).toList();
-
-    private final Tomcat tomcat;
+    private final LoopbackTomcat tomcat;
     private final ServerExecutor executor;
-    private final Path baseDir;
-    private final int port;
 
-    private OrderHttpServer(Tomcat tomcat, ServerExecutor executor, Path baseDir, int port) {
+    private OrderHttpServer(LoopbackTomcat tomcat, ServerExecutor executor) {
         this.tomcat = tomcat;
         this.executor = executor;
-        this.baseDir = baseDir;
-        this.port = port;
     }
 
     /**
@@ -65,61 +43,26 @@ public final class OrderHttpServer implements AutoCloseable {
      * @throws IllegalStateException    when Tomcat cannot start (the scratch directory)
      */
     public static OrderHttpServer start(OrderTarget target, ServerThreads threads, int port) {
-        // refused here, in one line: Tomcat would log a failed bind at SEVERE with its stack trace and start without a
-        // connector
-        LoopbackPort.requireFree("port", port);
-        if (QUIET.isEmpty()) {
-            throw new AssertionError("the loggers are set up");
-        }
-        Path dir;
-        try {
-            dir = Files.createTempDirectory("archlab-tomcat");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create Tomcat's scratch directory", e);
-        }
+        LoopbackPort.requireFree("port", port); // before the executor's threads exist
         ServerExecutor executor = new ServerExecutor(threads);
-        Tomcat tomcat = new Tomcat();
-        tomcat.setBaseDir(dir.toString());
-        Connector connector = new Connector("org.apache.coyote.http11.Http11NioProtocol");
-        connector.setPort(port);
-        connector.setProperty("address", "127.0.0.1");
-        connector.setProperty("acceptCount", Integer.toString(ServerThreads.TOMCAT_ACCEPT_COUNT));
-        connector.setXpoweredBy(false);
-        ((AbstractProtocol<?>) connector.getProtocolHandler()).setExecutor(executor);
-        tomcat.setConnector(connector);
-        ((StandardHost) tomcat.getHost()).setErrorReportValveClass(JsonErrorValve.class.getName());
-        Context context = tomcat.addContext("", dir.toString());
-        if (context instanceof StandardContext standard) {
-            // one context, never redeployed: no class loader to leak, and the checks would only warn, at every stop,
-            // that they need --add-opens
-            standard.setClearReferencesThreadLocals(false);
-            standard.setClearReferencesRmiTargets(false);
-        }
-        Tomcat.addServlet(context, "orders", new OrderServlet(target));
-        context.addServletMappingDecoded("/", "orders");
         try {
-            tomcat.start();
-        } catch (LifecycleException e) {
+            LoopbackTomcat tomcat = LoopbackTomcat.serving(new OrderServlet(target), HttpErrors::body)
+                    .port(port).acceptCount(ServerThreads.TOMCAT_ACCEPT_COUNT).executor(executor).start();
+            return new OrderHttpServer(tomcat, executor);
+        } catch (RuntimeException e) {
             executor.shutdown();
-            throw new IllegalStateException("Tomcat did not start", e);
+            throw e;
         }
-        int bound = connector.getLocalPort();
-        if (bound <= 0) {
-            executor.shutdown();
-            throw new IllegalStateException("Tomcat's connector is not listening (local port " + bound + ")"
-                    + (port == LoopbackPort.ANY ? "" : ": another socket may have taken 127.0.0.1:" + port + " meanwhile"));
-        }
-        return new OrderHttpServer(tomcat, executor, dir, bound);
     }
 
     /** @return the port it listens on, on 127.0.0.1 */
     public int port() {
-        return port;
+        return tomcat.port();
     }
 
     /** @return {@code http://127.0.0.1:PORT} */
     public URI baseUri() {
-        return URI.create("http://127.0.0.1:" + port);
+        return tomcat.baseUri();
     }
 
     /** @return the measured executor its requests run on */
@@ -149,21 +92,9 @@ public final class OrderHttpServer implements AutoCloseable {
     @Override
     public void close() {
         try {
-            tomcat.stop();
-            tomcat.destroy();
-        } catch (LifecycleException e) {
-            throw new IllegalStateException("Tomcat did not stop cleanly", e);
+            tomcat.close();
         } finally {
             executor.shutdown();
-            deleteQuietly(baseDir);
-        }
-    }
-
-    private static void deleteQuietly(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a scratch directory under the system's temp: left for the OS
         }
     }
 }
