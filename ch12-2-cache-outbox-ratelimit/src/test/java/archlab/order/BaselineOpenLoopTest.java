@@ -57,7 +57,7 @@ class BaselineOpenLoopTest {
                 .containsPattern("(?m)^timeline interval=\\d+ms run_intervals=\\d+ ");
         assertThat(outcome.run().hiccups().samples()).as("the probe sampled the machine during the run").isPositive();
         assertThat(outcome.run().timeline().phase(Interval.RUN)).isNotEmpty();
-        assertThat(outcome.textFile().resolveSibling("baseline.hlog")).isRegularFile();
+        assertThat(outcome.textFile().resolveSibling(outcome.textFile().getFileName().toString().replace(".txt", ".hlog"))).isRegularFile();
     }
 
     @Test

@@ -30,6 +30,9 @@ import java.util.concurrent.Executors;
  */
 public final class HttpOrderTarget implements OrderTarget, AutoCloseable {
 
+    /** The header every request carries its remaining deadline in, whole milliseconds (the server's {@code X-Deadline-Ms}). */
+    public static final String DEADLINE_HEADER = OrderServlet.DEADLINE_HEADER;
+
     private final URI base;
     private final ExecutorService callbacks = Executors.newVirtualThreadPerTaskExecutor();
     private final HttpClient client;

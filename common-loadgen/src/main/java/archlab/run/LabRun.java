@@ -69,6 +69,9 @@ public final class LabRun {
     private Transport transport = Transport.IN_PROCESS;
     private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
 
+    /** What a run's report name gets with {@code -Dlab.store=postgres}: {@code baseline-postgres}, {@code baseline-http-postgres}. */
+    public static final String POSTGRES_SUFFIX = "-postgres";
+
     private LabRun(String module, String name) {
         this.module = module;
         this.name = name;
@@ -233,8 +236,9 @@ public final class LabRun {
     public Reports run(Supplier<? extends LabFixture> freshFixture) {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
-        // a run on the server's virtual threads never overwrites the same run on its platform threads
-        String name = transport.reportName(this.name);
+        // a run on the server's virtual threads never overwrites the same run on its platform threads, nor one on
+        // PostgreSQL the same run in memory: each keeps its report, to be laid side by side
+        String name = transport.reportName(this.name) + (store == archlab.db.StoreKind.POSTGRES ? POSTGRES_SUFFIX : "");
         Path jfr = reportsDir.resolve(name + ".jfr");
         Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment

@@ -1,0 +1,157 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import archlab.db.LabDatabase;
+import archlab.loadgen.testing.StoreUnderTest;
+import archlab.report.ReportWriter;
+import archlab.run.LabProperties;
+import archlab.run.LabStore;
+import archlab.serve.CrashSeries;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The outbox's promise under SIGKILL ({@code mvn -pl ch12-3-fault-scenarios test -Dcrash -Dlab.store=postgres}): this
+ * checkpoint served as a process of its own ({@link CrashServe}) is killed {@code lab.crash.kills} times (10 unless told)
+ * at a moment drawn from each kill's seed, in the middle of creates and pays, and started again; its downstream and their
+ * books live in the test's JVM ({@link CrashSeries}). The same kills on the in-memory store come first, and show what a
+ * crash takes there — and that the count used to say "nothing lost" does see a loss when there is one.
+ *
+ * <p>Reports: {@code target/reports/crash-memory.txt} and {@code crash-postgres.txt} (+ .json).
+ */
+@EnabledIfSystemProperty(named = "crash", matches = ".*", disabledReason = "kills a served checkpoint 10 times: mvn test -Dcrash -Dlab.store=postgres")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CrashTest {
+
+    /** The in-memory series is the comparison: a few kills show what it loses. */
+    static final int MEMORY_KILLS = 3;
+
+    @Test
+    @Order(1)
+    @DisplayName("in memory, a killed process takes acknowledged orders and pays with it: the count that finds nothing lost on PostgreSQL finds the loss here")
+    void inMemoryACrashLosesAcknowledgedWork() throws Exception {
+        LabProperties lab = LabProperties.fromSystem();
+        int kills = Math.min(MEMORY_KILLS, lab.get(LabProperties.CRASH_KILLS).orElse(10));
+        CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "memory", List.of(), kills,
+                lab.get(LabProperties.CRASH_SEED).orElse(1L)), CrashTest::overHttp, System.out::println);
+        write(r);
+        assumeThat(r.acked().creates()).as("not judged: no create was acknowledged before the kills (a stalled machine?)").isPositive();
+        assertThat(r.losses().creates()).as("acknowledged orders a restart in memory no longer has").isPositive();
+    }
+
+    @Test
+    @Order(2)
+    @DisplayName("on PostgreSQL, kills at random moments lose nothing: every acknowledged order kept, every acknowledged pay PAID, nothing charged but not PAID or charged twice, every PAID order notified once, no reservation leaked")
+    void onPostgresAKilledProcessLosesNothing() throws Exception {
+        LabStore store = StoreUnderTest.chosenAndUsable();
+        assumeThat(store.postgres()).as("the PostgreSQL series runs with -Dlab.store=postgres (start the server with"
+                + " `bash .servers/postgres.sh start`)").isTrue();
+        LabProperties lab = LabProperties.fromSystem();
+        try (LabDatabase database = store.openDatabase("crash")) {
+            List<String> child = List.of("-D" + CrashLab.JDBC_URL_PROPERTY + "=" + store.jdbcUrl().orElseThrow(),
+                    "-D" + CrashLab.SCHEMA_PROPERTY + "=" + database.schema());
+            CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "postgres", child,
+                    lab.get(LabProperties.CRASH_KILLS).orElse(10), lab.get(LabProperties.CRASH_SEED).orElse(1L)),
+                    base -> id -> statusInTable(database, id), System.out::println);
+            write(r);
+            assertThat(r.acked().pays()).as("pays acknowledged before the kills: the series put the store to work").isPositive();
+            assertThat(r.settled().settled()).as("the last start left nothing PAYING and notified every PAID order").isTrue();
+            assertThat(r.lost()).as("acknowledged work lost").isZero();
+            assertThat(r.losses().duplicates()).as("orders notified more than once").isZero();
+            assertThat(r.money().chargedButNotPaid()).as("charged but not PAID").isZero();
+            assertThat(r.money().doubleCharges()).as("double charges").isZero();
+            assertThat(r.money().paidButNotNotified()).as("PAID, never notified").isZero();
+            assertThat(r.money().reservationsLeaked()).as("units reserved beyond what PAID orders hold").isZero();
+        }
+    }
+
+    /** The in-memory store seen from outside: a GET answers 200 (it exists; its status does not cross the wire) or 404. */
+    private static CrashSeries.OrderProbe overHttp(URI base) {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        return id -> {
+            try {
+                int status = http.send(HttpRequest.newBuilder(base.resolve("/orders/" + id)).header(archlab.http.HttpOrderTarget.DEADLINE_HEADER, "1000")
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                if (status == 404) {
+                    return Optional.empty();
+                }
+                if (status == 200) {
+                    return Optional.of(CrashSeries.EXISTS);
+                }
+                throw new IllegalStateException("GET /orders/" + id + " answered " + status);
+            } catch (IOException e) {
+                throw new IllegalStateException("GET /orders/" + id + " failed: " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            }
+        };
+    }
+
+    /** The PostgreSQL store read directly: the status committed in the orders table. */
+    private static Optional<String> statusInTable(LabDatabase database, String orderId) {
+        try (Connection c = database.dataSource().getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT status FROM orders WHERE id = ?")) {
+            s.setString(1, orderId);
+            try (ResultSet r = s.executeQuery()) {
+                return r.next() ? Optional.of(r.getString(1)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not read order " + orderId + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void write(CrashSeries.Result r) throws IOException {
+        Path dir = ReportWriter.reportsDir();
+        Files.createDirectories(dir);
+        List<String> lines = new ArrayList<>();
+        r.kills().forEach(k -> lines.add(k.line(r.kills().size())));
+        lines.add(r.detailLine());
+        lines.add(r.summaryLine());
+        Files.write(dir.resolve("crash-" + r.settings().child().store() + ".txt"), lines);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("environment", archlab.report.Environment.current());
+        json.put("store", r.settings().child().store());
+        json.put("kills", r.kills().stream().map(k -> {
+            Map<String, Object> kill = new LinkedHashMap<>();
+            kill.put("number", k.number());
+            kill.put("seed", k.seed());
+            kill.put("kill_after_ms", k.killAfter().toMillis());
+            kill.put("start_ms", k.start().toMillis());
+            kill.put("acknowledged", k.acked());
+            kill.put("exit", k.exitCode());
+            return kill;
+        }).toList());
+        json.put("acknowledged", r.acked());
+        json.put("losses", r.losses());
+        json.put("lost", r.lost());
+        json.put("money", r.money());
+        json.put("settled", r.settled().settled());
+        json.put("settle_ms", r.settled().took().toMillis());
+        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(dir.resolve("crash-" + r.settings().child().store() + ".json").toFile(), json);
+    }
+}

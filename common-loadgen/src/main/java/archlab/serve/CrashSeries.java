@@ -1,0 +1,296 @@
+package archlab.serve;
+
+import archlab.downstream.Downstream;
+import archlab.downstream.DownstreamSettings;
+import archlab.downstream.remote.DownstreamServer;
+import archlab.loadgen.BookWorkload;
+import archlab.report.MoneyEvidence;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Kills a served checkpoint again and again in the middle of its work and counts what the kills lost: the test of
+ * "nothing committed is lost when the process dies". The checkpoint runs as a child process ({@link ServedProcess})
+ * whose downstream — inventory, payments, notifier, with their books — is served from this JVM over loopback
+ * ({@link DownstreamServer}): what the provider charged and what the customer was told outlive every kill.
+ *
+ * <p>One series: for each of {@link Schedule#kills()} kills, start the child (its relay and reconciler finish what the
+ * previous one left), put load on it over HTTP from {@link Schedule#clients()} clients — create an order, pay it,
+ * again — and SIGKILL it after a delay drawn from the kill's seed; then start it once more and let it settle. What
+ * the clients were answered is <em>acknowledged</em>: a 201 for a create, a 200 for a pay. Then the books are read:
+ * <ul>
+ *   <li><b>lost</b>: acknowledged orders the store no longer has, plus acknowledged pays whose order is not PAID;</li>
+ *   <li><b>duplicates</b>: orders whose notification took effect more than once (the notifier recognises a redelivery of
+ *       one message id, which is not a duplicate);</li>
+ *   <li><b>charged but not PAID</b>: orders the provider charged that are not PAID;</li>
+ *   <li>and the ledger's double charges, PAID orders never notified and leaked reservations.</li>
+ * </ul>
+ * The store is read through an {@link OrderProbe} the checkpoint's test gives: its database, or — for a store in the
+ * child's heap — what the child answers over HTTP.
+ *
+ * <p>Kill {@code k}'s schedule (its delay) comes from the seed {@code firstSeed + k − 1}; the lines printed name it, and
+ * {@code -Dlab.crash.seed=S -Dlab.crash.kills=1} runs that kill's schedule again. The timing of the requests around
+ * the kill is the machine's and does not replay.
+ *
+ * <p>Not thread-safe: one series at a time (it is a load run).
+ */
+public final class CrashSeries {
+
+    /** The child's system property naming the downstream's base URI, for {@code RemoteDownstream.connect}. */
+    public static final String DOWNSTREAM_PROPERTY = "archlab.crash.downstream";
+    /** A status {@link OrderProbe} answers for an order it knows exists but whose status it cannot see. */
+    public static final String EXISTS = "EXISTS";
+    /** The status of a PAID order, as the checkpoints' stores spell it. */
+    public static final String PAID = "PAID";
+    /** The status of a claimed order whose pay has not ended, as the checkpoints' stores spell it. */
+    public static final String PAYING = "PAYING";
+
+    /** Reads the checkpoint's store after the last start. */
+    @FunctionalInterface
+    public interface OrderProbe {
+        /**
+         * @return the order's status as the store keeps it ({@code CREATED}, {@value #PAYING}, {@value #PAID}), or
+         *         {@value #EXISTS} when only its existence is visible; empty when the store has no such order
+         */
+        Optional<String> status(String orderId);
+    }
+
+    /**
+     * The child a series kills.
+     *
+     * @param mainClass    the checkpoint's crash main, served by {@link ServedProcess}
+     * @param store        the store's name, for the report ("memory", "postgres")
+     * @param childOptions JVM options of the child beyond {@link ServedProcess#DEFAULT_JVM_OPTIONS} (where its store is)
+     */
+    public record Child(Class<?> mainClass, String store, List<String> childOptions) {
+        public Child {
+            Objects.requireNonNull(mainClass, "mainClass");
+            Objects.requireNonNull(store, "store");
+            childOptions = List.copyOf(childOptions);
+        }
+    }
+
+    /**
+     * When and how hard a series kills.
+     *
+     * @param kills        kills in the series, at least 1
+     * @param firstSeed    the first kill's seed
+     * @param killAfterMin the shortest delay from the load's start to the kill
+     * @param killAfterMax the longest (exclusive)
+     * @param clients      concurrent clients putting load on the child, at least 1
+     * @param deadline     each request's deadline, sent as {@code X-Deadline-Ms}
+     */
+    public record Schedule(int kills, long firstSeed, Duration killAfterMin, Duration killAfterMax, int clients,
+                           Duration deadline) {
+        public Schedule {
+            if (kills < 1 || clients < 1) {
+                throw new IllegalArgumentException("kills and clients must be at least 1, were " + kills + " and " + clients);
+            }
+            if (killAfterMin.isNegative() || killAfterMax.compareTo(killAfterMin) <= 0) {
+                throw new IllegalArgumentException("kill delays must be 0 <= min < max, were " + killAfterMin + " and " + killAfterMax);
+            }
+        }
+
+        /**
+         * Kills after 250–1,250 ms of load from 8 clients (a fresh JVM's first requests are slow: a shorter window often
+         * ends before the first pay is answered), each request on a deadline of 1 s.
+         */
+        public static Schedule of(int kills, long firstSeed) {
+            return new Schedule(kills, firstSeed, Duration.ofMillis(250), Duration.ofMillis(1_250), 8, Duration.ofSeconds(1));
+        }
+    }
+
+    /**
+     * @param child       what is killed
+     * @param schedule    when and under what load
+     * @param settleLimit how long the last start may take to leave nothing PAYING and every PAID order notified
+     */
+    public record Settings(Child child, Schedule schedule, Duration settleLimit) {
+
+        /** {@link Schedule#of} and 60 s to settle. */
+        public static Settings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
+            return new Settings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
+        }
+    }
+
+    /**
+     * What the clients were answered: creates answered 201, pays answered 200, requests unanswered (in flight at the
+     * kill, or past their deadline).
+     */
+    public record Acknowledged(long creates, long pays, long unanswered) {
+    }
+
+    /** What one kill did: its seed and delay, how long the child took to serve, what the clients were answered, its exit. */
+    public record Kill(int number, long seed, Duration killAfter, Duration start, Acknowledged acked, int exitCode) {
+
+        public String line(int of) {
+            return String.format(java.util.Locale.ROOT, "kill %d/%d seed=%d after=%dms acked_creates=%d acked_pays=%d"
+                    + " unanswered=%d start=%dms exit=%d", number, of, seed, killAfter.toMillis(), acked.creates(),
+                    acked.pays(), acked.unanswered(), start.toMillis(), exitCode);
+        }
+    }
+
+    /**
+     * What the kills lost, counted after the last start settled.
+     *
+     * @param creates       acknowledged creates the store no longer has
+     * @param pays          acknowledged pays whose order is there and not PAID, or not there
+     * @param unknownStatus acknowledged pays whose order exists but whose status the probe cannot see (not counted lost)
+     * @param duplicates    orders notified more than once, in effect
+     * @param redeliveries  deliveries the notifier recognised as a message it had already (at least once, no effect)
+     * @param chargeReplays  charges the provider answered with an earlier charge of the same key (no money moved): a
+     *                       retry's, or — when a restarted store reuses order ids — another order's
+     */
+    public record Losses(long creates, long pays, long unknownStatus, long duplicates, long redeliveries, long chargeReplays) {
+    }
+
+    /**
+     * A series' outcome.
+     *
+     * @param acked       what the clients were answered over all kills
+     * @param losses      what the kills lost
+     * @param money       the books after the last start settled (charged but not PAID, double charges, PAID not notified, leaks)
+     * @param settled     whether the last start left nothing PAYING and every PAID order notified in time, and when
+     */
+    public record Result(Settings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
+                         Settled settled) {
+
+        /** @return acknowledged work lost: creates and pays */
+        public long lost() {
+            return losses.creates() + losses.pays();
+        }
+
+        /** @return {@code crash kills=N lost=L duplicates=D charged_not_paid=C}: the line the bar names */
+        public String summaryLine() {
+            return "crash kills=" + kills.size() + " lost=" + lost() + " duplicates=" + losses.duplicates()
+                    + " charged_not_paid=" + money.chargedButNotPaid();
+        }
+
+        /** @return everything the series measured, in one line */
+        public String detailLine() {
+            long first = settings.schedule().firstSeed();
+            return "crash store=" + settings.child().store() + " kills=" + kills.size() + " seeds=" + first + ".."
+                    + (first + kills.size() - 1) + " acked_creates=" + acked.creates() + " acked_pays=" + acked.pays()
+                    + " lost_creates=" + losses.creates() + " lost_pays=" + losses.pays()
+                    + " unknown_status=" + losses.unknownStatus() + " duplicates=" + losses.duplicates()
+                    + " redeliveries=" + losses.redeliveries() + " charged_not_paid=" + money.chargedButNotPaid()
+                    + " double_charges=" + money.doubleCharges() + " paid_not_notified=" + money.paidButNotNotified()
+                    + " reservations_leaked=" + money.reservationsLeaked() + " charges=" + money.charges()
+                    + " charge_replays=" + losses.chargeReplays()
+                    + " paid=" + money.paidOrders() + " settled=" + settled.settled() + " settle=" + settled.took().toMillis() + "ms";
+        }
+    }
+
+    /** Whether the last start settled, and how long it took (or the limit). */
+    public record Settled(boolean settled, Duration took) {
+    }
+
+    private CrashSeries() {
+    }
+
+    /**
+     * Runs one series against the book's downstream (2 / 4 / 2 ms) served from this JVM.
+     *
+     * @param probe the store's reader, made once the last start serves (given its base URI)
+     * @param out   where each kill's line and the result's lines go
+     */
+    public static Result run(Settings settings, Function<URI, OrderProbe> probe, Consumer<String> out)
+            throws InterruptedException {
+        Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
+        try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
+            List<String> options = new ArrayList<>(ServedProcess.DEFAULT_JVM_OPTIONS);
+            options.add("-D" + DOWNSTREAM_PROPERTY + "=" + stubs.baseUri());
+            options.addAll(settings.child().childOptions());
+            // per kill: a store in the heap numbers its orders afresh after every start, so one id may name
+            // several orders, one per start, each acknowledged and each lost on its own
+            List<Set<String>> ackedCreates = new ArrayList<>();
+            List<Set<String>> ackedPays = new ArrayList<>();
+            Set<String> payAttempted = new TreeSet<>();
+            List<Kill> kills = new ArrayList<>();
+            Schedule schedule = settings.schedule();
+            for (int k = 1; k <= schedule.kills(); k++) {
+                long seed = schedule.firstSeed() + k - 1;
+                Duration after = Duration.ofMillis(new java.util.Random(seed).nextLong(schedule.killAfterMin().toMillis(),
+                        schedule.killAfterMax().toMillis()));
+                long started = System.nanoTime();
+                ServedProcess child = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start();
+                Duration start = Duration.ofNanos(System.nanoTime() - started);
+                CrashLoad.Outcome load = CrashLoad.until(child.baseUri(), schedule.clients(), schedule.deadline(), after, child::kill);
+                int exit = child.awaitExit();
+                child.close();
+                ackedCreates.add(load.ackedCreates());
+                ackedPays.add(load.ackedPays());
+                payAttempted.addAll(load.payAttempted());
+                Kill kill = new Kill(k, seed, after, start, new Acknowledged(load.ackedCreates().size(),
+                        load.ackedPays().size(), load.unanswered()), exit);
+                kills.add(kill);
+                out.accept(kill.line(schedule.kills()));
+            }
+            try (ServedProcess last = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start()) {
+                OrderProbe store = probe.apply(last.baseUri());
+                Set<String> universe = new TreeSet<>();
+                ackedCreates.forEach(universe::addAll);
+                universe.addAll(payAttempted);
+                universe.addAll(downstream.ledger().chargedOrderIds());
+                long settleStarted = System.nanoTime();
+                boolean settled = awaitSettled(store, universe, downstream, settings.settleLimit());
+                Settled settledIn = new Settled(settled, Duration.ofNanos(System.nanoTime() - settleStarted));
+                long lostCreates = ackedCreates.stream().flatMap(Set::stream).filter(id -> store.status(id).isEmpty()).count();
+                long lostPays = 0;
+                long unknown = 0;
+                for (String id : ackedPays.stream().flatMap(Set::stream).toList()) {
+                    Optional<String> status = store.status(id);
+                    if (status.isPresent() && status.get().equals(EXISTS)) {
+                        unknown++;
+                    } else if (status.isEmpty() || !status.get().equals(PAID)) {
+                        lostPays++;
+                    }
+                }
+                MoneyEvidence money = MoneyEvidence.measure(downstream, universe,
+                        id -> store.status(id).filter(PAID::equals).isPresent(), id -> BookWorkload.QUANTITY);
+                last.stop();
+                long unanswered = kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum();
+                Losses losses = new Losses(lostCreates, lostPays, unknown, downstream.notifier().duplicateNotifications(),
+                        downstream.notifier().redeliveries(), downstream.ledger().replays());
+                Result result = new Result(settings, List.copyOf(kills), new Acknowledged(
+                        kills.stream().mapToLong(kk -> kk.acked().creates()).sum(),
+                        kills.stream().mapToLong(kk -> kk.acked().pays()).sum(), unanswered), losses, money, settledIn);
+                out.accept(result.detailLine());
+                out.accept(result.summaryLine());
+                return result;
+            }
+        }
+    }
+
+    /** Waits until no order of {@code universe} is PAYING and every PAID one was notified, or {@code limit} passed. */
+    private static boolean awaitSettled(OrderProbe store, Set<String> universe, Downstream downstream, Duration limit) {
+        long until = System.nanoTime() + limit.toNanos();
+        while (true) {
+            boolean settled = true;
+            for (String id : universe) {
+                Optional<String> status = store.status(id);
+                if (status.filter(PAYING::equals).isPresent()
+                        || status.filter(PAID::equals).isPresent() && downstream.notifier().notificationsFor(id) == 0) {
+                    settled = false;
+                    break;
+                }
+            }
+            if (settled) {
+                return true;
+            }
+            if (System.nanoTime() - until > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(100_000_000L);
+        }
+    }
+}
