@@ -48,6 +48,16 @@ checkpoints=ch12-1-baseline,ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios
 collect
 "${MVN[@]}" -pl "$checkpoints" test -Dscenarios=incident -Dlab.transport=http -Dlab.server.threads=virtual
 collect
+# on PostgreSQL, when the lab's server can be started: each checkpoint under the book's load, then ch12-3 killed ten times
+if bash .servers/postgres.sh start; then
+  "${MVN[@]}" -pl "$checkpoints" test -Dbaseline -Dlab.store=postgres
+  collect
+  "${MVN[@]}" -pl ch12-3-fault-scenarios test -Dcrash -Dlab.store=postgres
+  collect
+  bash .servers/postgres.sh stop
+else
+  echo "PostgreSQL could not be started (see above): its saved results stay as they are" >&2
+fi
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
 if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false; then
   git status --short book/ || true

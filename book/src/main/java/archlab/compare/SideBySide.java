@@ -278,10 +278,9 @@ public final class SideBySide {
         }
         rows.add(row("charged_not_paid", reports, r -> number(r.path("money").path("chargedButNotPaid"))));
         rows.add(row("double_charges", reports, r -> number(r.path("money").path("doubleCharges"))));
-        rows.add(row("store", reports, PoolLine::store));
-        rows.add(row("db connection_wait p50_ms", reports, PoolLine::waitP50Millis));
-        rows.add(row("db connection_wait p99_ms", reports, PoolLine::waitP99Millis));
-        rows.add(row("db waiting_max", reports, PoolLine::waitingMax));
+        // a run on PostgreSQL has a "store" line (its pool's figures follow among the extras); one in memory has none
+        rows.add(row("store", reports, r -> java.util.stream.StreamSupport.stream(r.path("extra").spliterator(), false)
+                .anyMatch(l -> l.path("name").asText().equals("store")) ? "postgres" : "memory"));
         rows.add(row("lock_wait_ms (traced)", reports, SideBySide::tracedLockWaitMillis));
         rows.add(row("lock_wait_ms (JFR)", reports, r -> {
             JsonNode byBlocker = profile(r).path("lockWaitByBlocker");

@@ -74,6 +74,7 @@ public final class PostgresOrderTable implements OrderTable {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
     }
 
+    // tag::unitOfWork[]
     @Override
     public <T> T locked(RequestContext ctx, Function<Rows, T> work) {
         Connection connection;
@@ -102,6 +103,8 @@ public final class PostgresOrderTable implements OrderTable {
             throw new DatabaseException("a unit of work on the order table failed", e);
         }
     }
+
+    // end::unitOfWork[]
 
     @Override
     public boolean isPaid(String orderId) {

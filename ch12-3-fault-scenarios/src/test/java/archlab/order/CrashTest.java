@@ -136,6 +136,7 @@ class CrashTest {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("environment", archlab.report.Environment.current());
         json.put("store", r.settings().child().store());
+        json.put("kill_count", r.kills().size());
         json.put("kills", r.kills().stream().map(k -> {
             Map<String, Object> kill = new LinkedHashMap<>();
             kill.put("number", k.number());

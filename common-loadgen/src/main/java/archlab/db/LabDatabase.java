@@ -183,10 +183,20 @@ public final class LabDatabase implements AutoCloseable {
         return pool.getHikariPoolMXBean().getThreadsAwaitingConnection();
     }
 
-    /** @return the report's {@value #POOL_LINE} and {@value #POOL_TIMELINE_LINE} lines */
+    /**
+     * @return the report's {@value #POOL_LINE} and {@value #POOL_TIMELINE_LINE} lines, then the connection wait's p50 and
+     *         p99 (ms) and the most connections active and threads waiting at once, as numbers
+     */
     public List<ReportLine> reportLines() {
         PoolFigures f = figures();
-        return List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()));
+        double waitP50Millis = f.connectionWaitNanos().getTotalCount() == 0 ? 0 : f.connectionWaitNanos().getValueAtPercentile(50) / 1e6;
+        double waitP99Millis = f.connectionWaitNanos().getTotalCount() == 0 ? 0 : f.connectionWaitNanos().getValueAtPercentile(99) / 1e6;
+        return List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()),
+                // the same figures as numbers, for tables and the book's markers
+                new ReportLine("db_connection_wait_p50_ms", waitP50Millis),
+                new ReportLine("db_connection_wait_p99_ms", waitP99Millis),
+                new ReportLine("db_active_max", f.activeMax()),
+                new ReportLine("db_waiting_max", f.waitingMax()));
     }
 
     /** Closes the pool and, for a schema it {@link #open}ed, drops the schema with everything in it. */
