@@ -30,6 +30,7 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/.servers/lib.sh"   # free_port
 HOME_DIR="$ROOT/target/servers/postgres"
 PGDATA="$HOME_DIR/data"
 SOCKETS="$HOME_DIR/socket"
@@ -88,17 +89,6 @@ running_port() { sed -n 4p "$PGDATA/postmaster.pid"; }
 
 url_of() { echo "jdbc:postgresql://127.0.0.1:$1/$DB?user=$DB_USER"; }
 
-# A loopback port nobody listens on, picked at random in 20000..59999.
-free_port() {
-  local port i
-  for i in $(seq 1 50); do
-    port=$(( 20000 + RANDOM % 40000 ))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"; return 0
-    fi
-  done
-  return 1
-}
 
 prepare_owner() {
   mkdir -p "$HOME_DIR"

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@link #read} is the read path a cache sits in front of (get). It follows the stubs' rule: the row
  *       is looked up, then the reply takes the latency model's time (the model's call index is the read's
  *       number, 0-based). The delay ignores the request's deadline, as a read without a timeout would.</li>
- *   <li>{@link #current} and {@link #put} are the state transitions of the service (a conditional
+ *   <li>{@link #current} and the writes ({@link #insert}, {@link #update}, {@link #commitPaid}) are the state transitions of the service (a conditional
  *       {@code UPDATE … WHERE status = 'CREATED'} in a database): modelled as instantaneous, because their
  *       latency is not this lab's variable.</li>
  * </ul>

@@ -29,7 +29,7 @@ import java.util.concurrent.locks.Lock;
  *       reservation and makes the order CREATED again, payable.</li>
  *   <li><b>Idempotent charge.</b> The charge carries {@link #idempotencyKey(Order)}, the same on every
  *       attempt, so a retry after a lost reply is answered with the first charge and moves no money.</li>
- *   <li><b>Outbox.</b> Marking PAID and recording the notification happen in one step under the lock;
+ *   <li><b>Outbox.</b> Marking PAID and recording the notification are one unit of the table's ({@link OrderTable#commitPaid});
  *       an {@link OutboxRelay} delivers it later, with retries. Pay returns after the charge: its floor is
  *       inventory + payment (6 ms), not 8.</li>
  *   <li><b>Read cache.</b> Get reads through an {@link OrderCache} (optional); every change invalidates
@@ -58,6 +58,8 @@ public final class OrderService implements AutoCloseable {
     public static final String LIMITER = "limiter";
     public static final String CACHE_LOOKUP = "cache.lookup";
     public static final String CACHE_INVALIDATE = "cache.invalidate";
+    /** A read's round trip to the cache's second level in Redis ({@link RedisCachedOrderTable}, {@code -Dlab.cache=redis}). */
+    public static final String CACHE_L2 = "cache.l2";
     public static final String TABLE_READ = "table.read";
 
     /** The deadline of a compensation (releasing stock after a failed charge): its own, not the request's, which may have passed. */
@@ -119,7 +121,8 @@ public final class OrderService implements AutoCloseable {
     public Order create(RequestContext ctx, String customerId, List<Item> items) {
         long total = validatedTotal(customerId, items);
         Order order;
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             order = table.insert(customerId, items, total);
         } finally {
             unlock();
@@ -229,7 +232,8 @@ public final class OrderService implements AutoCloseable {
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private Order claim(RequestContext ctx, String orderId) {
         Order paying;
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             Order order = find(orderId);
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
@@ -246,10 +250,11 @@ public final class OrderService implements AutoCloseable {
     }
 
     // tag::commit[]
-    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under the lock. */
+    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under its write lock if it has one. */
     private Order commit(RequestContext ctx, Order paying) {
         Order paid = paying.markPaid();
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             try (Span s = ctx.span(OUTBOX_APPEND)) {
                 if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
                     throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
@@ -277,7 +282,8 @@ public final class OrderService implements AutoCloseable {
                 cause.addSuppressed(releaseFailed);
             }
         }
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             table.update(paying.markCreated(), OrderStatus.PAYING);
         } finally {
             unlock();
@@ -293,19 +299,18 @@ public final class OrderService implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes the table's write lock, if it has one (waiting marked {@value #LOCK_WAIT}), and marks the step that follows:
-     * {@value #LOCK_HELD} under a lock, {@value #STORE_WRITE} without one (PostgreSQL: the step is its statements).
-     * Pair it with {@link #unlock()} in a {@code finally}.
-     */
-    private Span lockForWrite(RequestContext ctx) {
-        if (lock == null) {
-            return ctx.span(STORE_WRITE);
+    /** Takes the table's write lock, if it has one, marking the wait {@value #LOCK_WAIT}; pair it with {@link #unlock()}. */
+    private void lock(RequestContext ctx) {
+        if (lock != null) {
+            try (Span wait = ctx.span(LOCK_WAIT)) {
+                lock.lock();
+            }
         }
-        try (Span wait = ctx.span(LOCK_WAIT)) {
-            lock.lock();
-        }
-        return ctx.span(LOCK_HELD);
+    }
+
+    /** @return the span of a step under the lock: {@value #LOCK_HELD}, or {@value #STORE_WRITE} on a table without one */
+    private Span heldSpan(RequestContext ctx) {
+        return ctx.span(lock == null ? STORE_WRITE : LOCK_HELD);
     }
 
     private void unlock() {

@@ -13,8 +13,8 @@ import java.util.List;
  * — downstream calls included — holding the table's lock, so in PostgreSQL a transaction (and its pooled connection)
  * stayed open across inventory, payment and notify. Here every operation is one short unit of work that never spans a
  * downstream call: the service claims an order ({@link #update} CREATED → PAYING), lets go, calls inventory and payment
- * with nothing held, then commits the outcome ({@link #commitPaid}). The lock that serialises the service's changes
- * stays in the service, in memory, and guards no I/O.
+ * with nothing held, then commits the outcome ({@link #commitPaid}). The lock that serialises the service's changes is
+ * the table's ({@link #writeLock()}): the rows' lock in memory, where it guards no I/O; none in PostgreSQL.
  *
  * <p>The outbox's promise lives here, not in the service: {@link #commitPaid} marks the order PAID <em>and</em> records
  * its notification as one unit — under one lock in memory, in one transaction in PostgreSQL — so there is no moment,

@@ -32,12 +32,14 @@ import javax.sql.DataSource;
  * It has no injected read latency (a read costs what PostgreSQL costs). A database error becomes a
  * {@link DatabaseException} (an HTTP 500, no stack trace on the wire).
  *
- * <p>The table borrows connections from {@code dataSource} and never closes it: whoever made the pool owns it. The
+ * <p>The table borrows connections from {@code dataSource} and never closes it: whoever made the pool owns it. One
+ * connection it holds for its life: this process's {@link ProcessLease}, the owner of the outbox rows it appends and
+ * claims. The
  * pool's connections must reach the schema the migration created (their {@code search_path}).
  *
  * <p>Thread-safety: safe from any number of threads; each operation runs on a connection of its own.
  */
-public final class PostgresOrderTable implements OrderTable {
+public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     private static final String INSERT_ORDER = "INSERT INTO orders (customer_id, status, total_cents, version)"
             + " VALUES (?, 'CREATED', ?, 0) RETURNING number, id";
@@ -50,15 +52,30 @@ public final class PostgresOrderTable implements OrderTable {
 
     private final DataSource dataSource;
     private final PostgresOutbox outbox;
+    private final ProcessLease lease;
     private final AtomicLong reads = new AtomicLong();
 
     /**
+     * Takes this process's {@link ProcessLease} (one connection of the pool, held until {@link #close}).
+     *
      * @param dataSource the pool every operation borrows a connection from; its connections see the tables
      * @param clock      the clock of the outbox's instants
      */
     public PostgresOrderTable(DataSource dataSource, NanoClock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.outbox = new PostgresOutbox(dataSource, clock);
+        this.lease = ProcessLease.take(dataSource);
+        this.outbox = new PostgresOutbox(dataSource, clock, lease);
+    }
+
+    /** @return this process's lease, the owner of the rows it writes */
+    ProcessLease lease() {
+        return lease;
+    }
+
+    /** Releases this process's lease: its rows look abandoned to other processes from now on, as after its death. */
+    @Override
+    public void close() {
+        lease.close();
     }
 
     @Override
@@ -152,6 +169,7 @@ public final class PostgresOrderTable implements OrderTable {
                 }
                 outbox.appendIn(c, notification);
                 c.commit();
+                outbox.committedAppend();
                 return true;
             } catch (SQLException | RuntimeException e) {
                 rollback(c, e);

@@ -15,7 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
@@ -32,14 +31,16 @@ import javax.sql.DataSource;
  *   <li><b>Claimed with {@code FOR UPDATE SKIP LOCKED}</b> ({@link #claimDue}): one statement picks the oldest due rows
  *       no other transaction has locked and marks them IN_FLIGHT. Two relays — two threads, or two processes — never
  *       claim the same row; neither waits for the other.</li>
- *   <li><b>Instants from another process's clock.</b> A row's instants are readings of the clock of the outbox that
- *       wrote them, tagged with that clock's random epoch. A relay cannot compare another clock's readings with its
- *       own, so a PENDING row of another epoch — left by a process that died — is due now; when claimed it is
- *       <em>adopted</em>: its instants restart from this clock's now (its retry horizon starts afresh), and its time
- *       to notify is not recorded (it would be measured from the adoption, not the append).</li>
+ *   <li><b>Every row has an owner</b>: the {@link ProcessLease} key of the process that appended it or last claimed it.
+ *       A relay works its own process's rows, and the rows of an owner whose lease is gone — a process that died.
+ *       A live neighbour's rows are the neighbour's. A row's instants are readings of its owner's clock; a relay
+ *       cannot compare them with its own, so a dead owner's PENDING row is due now, and when claimed it is
+ *       <em>adopted</em>: its owner becomes this process, its instants restart from this clock's now (its retry
+ *       horizon starts afresh), and its time to notify is not recorded (it would be measured from the adoption).</li>
  *   <li><b>What a crash leaves IN_FLIGHT</b> — claimed, perhaps delivered, not marked — {@link #recoverInFlight} (run
- *       when a relay starts) makes PENDING again: delivered a second time with the same message id, which the
- *       receiver recognises. At least once, never lost.</li>
+ *       when a relay starts) makes PENDING again, for this process's rows and a dead owner's, never a live
+ *       neighbour's: delivered a second time with the same message id, which the receiver recognises. At least once,
+ *       never lost.</li>
  * </ul>
  *
  * <p>What is the table's and what is this process's: {@link #depth}, {@link #inDelivery}, {@link #isDrained},
@@ -54,39 +55,41 @@ public final class PostgresOutbox implements Outbox {
 
     private static final String COLUMNS = "message_id, order_id, appended_nanos, retrying_since_nanos, attempts, due_nanos,"
             + " state, last_error, seq";
-    private static final String INSERT = "INSERT INTO outbox (message_id, order_id, state, clock_epoch, appended_nanos,"
+    private static final String INSERT = "INSERT INTO outbox (message_id, order_id, state, owner, appended_nanos,"
             + " retrying_since_nanos, due_nanos) VALUES (?, ?, 'PENDING', ?, ?, ?, ?)";
     // tag::claim[]
     private static final String CLAIM_DUE = """
-            WITH p AS (SELECT ?::uuid AS epoch, ?::bigint AS now),
+            WITH p AS (SELECT ?::bigint AS me, ?::bigint AS now),
             due AS (SELECT o.message_id FROM outbox o, p
-                    WHERE o.state = 'PENDING' AND (o.clock_epoch <> p.epoch OR o.due_nanos <= p.now)
+                    WHERE o.state = 'PENDING'
+                      AND (o.owner = p.me AND o.due_nanos <= p.now OR o.owner <> p.me AND NOT %s)
                     ORDER BY o.seq LIMIT ? FOR UPDATE OF o SKIP LOCKED)
             UPDATE outbox o SET state = 'IN_FLIGHT', attempts = o.attempts + 1,
-                   adopted = o.adopted OR o.clock_epoch <> p.epoch,
-                   appended_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.appended_nanos END,
-                   retrying_since_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.retrying_since_nanos END,
-                   due_nanos = CASE WHEN o.clock_epoch <> p.epoch THEN p.now ELSE o.due_nanos END,
-                   clock_epoch = p.epoch
+                   adopted = o.adopted OR o.owner <> p.me,
+                   appended_nanos = CASE WHEN o.owner <> p.me THEN p.now ELSE o.appended_nanos END,
+                   retrying_since_nanos = CASE WHEN o.owner <> p.me THEN p.now ELSE o.retrying_since_nanos END,
+                   due_nanos = CASE WHEN o.owner <> p.me THEN p.now ELSE o.due_nanos END,
+                   owner = p.me
             FROM due, p WHERE o.message_id = due.message_id
-            RETURNING\s""" + prefixed("o.", COLUMNS);
+            RETURNING\s""".formatted(ProcessLease.ALIVE.formatted("o.owner")) + prefixed("o.", COLUMNS);
     // end::claim[]
     private static final String MARK_DELIVERED = "UPDATE outbox SET state = 'DELIVERED' WHERE message_id = ? AND state = 'IN_FLIGHT'"
-            + " RETURNING appended_nanos, adopted, clock_epoch";
+            + " RETURNING appended_nanos, adopted, owner";
     private static final String MARK_RETRY = "UPDATE outbox SET state = 'PENDING', due_nanos = ?, last_error = ?"
             + " WHERE message_id = ? AND state = 'IN_FLIGHT' RETURNING " + COLUMNS;
     private static final String MARK_PARKED = "UPDATE outbox SET state = 'PARKED', last_error = ?"
             + " WHERE message_id = ? AND state = 'IN_FLIGHT' RETURNING " + COLUMNS;
-    private static final String RECOVER = "UPDATE outbox SET state = 'PENDING' WHERE state = 'IN_FLIGHT'";
-    private static final String REDRIVE = "UPDATE outbox SET state = 'PENDING', clock_epoch = ?, due_nanos = ?,"
-            + " retrying_since_nanos = ?, adopted = adopted OR clock_epoch <> ?,"
-            + " appended_nanos = CASE WHEN clock_epoch <> ? THEN ? ELSE appended_nanos END, redrives = redrives + 1"
+    private static final String RECOVER = "UPDATE outbox SET state = 'PENDING' WHERE state = 'IN_FLIGHT' AND (owner = ? OR NOT "
+            + ProcessLease.ALIVE.formatted("owner") + ")";
+    private static final String REDRIVE = "UPDATE outbox SET state = 'PENDING', owner = ?, due_nanos = ?,"
+            + " retrying_since_nanos = ?, adopted = adopted OR owner <> ?,"
+            + " appended_nanos = CASE WHEN owner <> ? THEN ? ELSE appended_nanos END, redrives = redrives + 1"
             + " WHERE message_id = ? AND state = 'PARKED'";
     private static final String OPEN = "SELECT " + COLUMNS + " FROM outbox WHERE state <> 'DELIVERED'";
 
     private final DataSource dataSource;
     private final NanoClock clock;
-    private final UUID epoch = UUID.randomUUID();
+    private final long owner;
     private final AtomicLong appended = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong parkings = new AtomicLong();
@@ -97,10 +100,12 @@ public final class PostgresOutbox implements Outbox {
     /**
      * @param dataSource the pool the outbox borrows connections from; its connections see the outbox table
      * @param clock      the clock of this outbox's instants
+     * @param lease      this process's lease: the owner of every row this outbox appends or claims
      */
-    public PostgresOutbox(DataSource dataSource, NanoClock clock) {
+    public PostgresOutbox(DataSource dataSource, NanoClock clock, ProcessLease lease) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.owner = lease.key();
     }
 
     /** Appends in a transaction of its own; the service appends inside the PAID update's ({@link #appendIn}). */
@@ -108,14 +113,16 @@ public final class PostgresOutbox implements Outbox {
     public void append(Notification notification) {
         Objects.requireNonNull(notification, "notification");
         try (Connection c = dataSource.getConnection()) {
-            appendIn(c, notification);
+            appendIn(c, notification); // autocommit: committed when it returns
+            committedAppend();
         } catch (SQLException e) {
             throw new DatabaseException("could not append " + notification.messageId(), e);
         }
     }
 
     /**
-     * Appends {@code notification} on {@code c}, inside whatever transaction {@code c} has open.
+     * Appends {@code notification} on {@code c}, inside whatever transaction {@code c} has open; the caller counts it
+     * with {@link #committedAppend()} once that commits.
      *
      * @throws IllegalStateException if the message id is in the outbox already (the transaction is then aborted)
      */
@@ -124,7 +131,7 @@ public final class PostgresOutbox implements Outbox {
         try (PreparedStatement s = c.prepareStatement(INSERT)) {
             s.setString(1, notification.messageId());
             s.setString(2, notification.orderId());
-            s.setObject(3, epoch);
+            s.setLong(3, owner);
             s.setLong(4, now);
             s.setLong(5, now);
             s.setLong(6, now);
@@ -135,13 +142,17 @@ public final class PostgresOutbox implements Outbox {
             }
             throw e;
         }
+    }
+
+    /** Counts one append whose transaction committed (the caller of {@link #appendIn} calls it after the commit). */
+    void committedAppend() {
         appended.incrementAndGet();
     }
 
     @Override
     public List<Entry> claimDue(int max) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM_DUE)) {
-            s.setObject(1, epoch);
+            s.setLong(1, owner);
             s.setLong(2, clock.nanoTime());
             s.setInt(3, max);
             List<Row> rows = rows(s);
@@ -161,7 +172,7 @@ public final class PostgresOutbox implements Outbox {
                     throw new IllegalStateException("message " + messageId + " is not in flight");
                 }
                 delivered.incrementAndGet();
-                if (!r.getBoolean(2) && epoch.equals(r.getObject(3))) {
+                if (!r.getBoolean(2) && r.getLong(3) == owner) {
                     timeToNotify.record(clock.nanoTime() - r.getLong(1));
                 }
             }
@@ -192,6 +203,7 @@ public final class PostgresOutbox implements Outbox {
     @Override
     public int recoverInFlight() {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(RECOVER)) {
+            s.setLong(1, owner);
             return s.executeUpdate();
         } catch (SQLException e) {
             throw new DatabaseException("could not recover in-flight outbox rows", e);
@@ -202,11 +214,11 @@ public final class PostgresOutbox implements Outbox {
     public boolean redrive(String messageId) {
         long now = clock.nanoTime();
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(REDRIVE)) {
-            s.setObject(1, epoch);
+            s.setLong(1, owner);
             s.setLong(2, now);
             s.setLong(3, now);
-            s.setObject(4, epoch);
-            s.setObject(5, epoch);
+            s.setLong(4, owner);
+            s.setLong(5, owner);
             s.setLong(6, now);
             s.setString(7, messageId);
             if (s.executeUpdate() == 0) {

@@ -30,15 +30,16 @@ CREATE TABLE order_items (
 );
 
 -- One row per notification, from the PAID update's transaction to its delivery (kept DELIVERED, so a message id is
--- never appended twice). Instants are readings of one process's clock (nanoseconds), tagged with that clock's
--- epoch: a relay in another process cannot read them, so it treats such a row as due now (PostgresOutbox).
+-- never appended twice). Each row has an owner: the lease key (archlab.order.ProcessLease, a session-level advisory
+-- lock) of the process that appended or last claimed it; its instants are readings of that process's clock
+-- (nanoseconds). A relay works its own rows and those of an owner whose lease is gone (PostgresOutbox).
 CREATE TABLE outbox (
     seq                  bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
     message_id           text PRIMARY KEY,
     order_id             text NOT NULL REFERENCES orders (id),
     state                text NOT NULL CHECK (state IN ('PENDING', 'IN_FLIGHT', 'DELIVERED', 'PARKED')),
     attempts             integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-    clock_epoch          uuid NOT NULL,
+    owner                bigint NOT NULL,
     appended_nanos       bigint NOT NULL,
     retrying_since_nanos bigint NOT NULL,
     due_nanos            bigint NOT NULL,

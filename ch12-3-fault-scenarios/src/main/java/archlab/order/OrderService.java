@@ -4,13 +4,13 @@ import archlab.downstream.Inventory;
 import archlab.downstream.Notification;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
+import archlab.request.Deadline;
 import archlab.request.DeadlineExceededException;
 import archlab.request.RequestContext;
 import archlab.trace.Span;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
@@ -35,27 +35,18 @@ import java.util.concurrent.locks.Lock;
  *       answer (a timeout during the reply, a lost reply) may have moved money: the order stays PAYING and goes
  *       to the {@link Reconciler}, which asks the provider by idempotency key and completes it to PAID
  *       (notification in the outbox) or, if nothing was charged, releases the stock and makes it CREATED again
- *       — changing the order only through {@link PayingOrderResolver}, under the lock.</li>
+ *       — changing the order only through {@link PayingOrderResolver}, under the table's write lock. A pay whose PAID
+ *       commit fails after its charge goes to the reconciler too, and so do the PAYING orders of a process that
+ *       died ({@link Reconciler#adoptOrphans()}).</li>
  *   <li><b>Compensation off the request path.</b> A definitive failure (a decline, a refused reserve, an open
  *       breaker) hands the release to the reconciler, which retries it (keyed, idempotent) until it is done; the
  *       caller is answered at once, never held past its deadline.</li>
  * </ol>
- * What ch12-2 already did stays:
- * <ol>
- *   <li><b>Short critical section.</b> Pay claims the order under the lock (CREATED → PAYING), lets go,
- *       reserves and charges, then takes the lock again to mark it PAID. A second pay of the same order
- *       finds it PAYING and fails at once, touching no downstream. A failed charge releases the
- *       reservation and makes the order CREATED again, payable.</li>
- *   <li><b>Idempotent charge.</b> The charge carries {@link #idempotencyKey(Order)}, the same on every
- *       attempt, so a retry after a lost reply is answered with the first charge and moves no money.</li>
- *   <li><b>Outbox.</b> Marking PAID and recording the notification happen in one step under the lock;
- *       an {@link OutboxRelay} delivers it later, with retries. Pay returns after the charge: its floor is
- *       inventory + payment (6 ms), not 8.</li>
- *   <li><b>Read cache.</b> Get reads through an {@link OrderCache} (optional); every change invalidates
- *       the order's entry before it returns.</li>
- *   <li><b>Token bucket.</b> Pay is limited by a {@link RateLimiter} (optional) to the payment provider's quota.</li>
- *   <li><b>No deep copies.</b> Orders are immutable snapshots; get reads the table without the lock.</li>
- * </ol>
+ * What ch12-2 already did stays: short critical sections (claim CREATED → PAYING, call with nothing held, commit), the
+ * idempotent charge ({@link #idempotencyKey(Order)}), the outbox (PAID and its notification as one unit of the
+ * table's, {@link OrderTable#commitPaid}, delivered by an {@link OutboxRelay}), the read cache, the token bucket and
+ * immutable snapshots. The lock is the table's ({@link OrderTable#writeLock()}): the rows' lock in memory, none on
+ * PostgreSQL, whose statements check and write at once.
  *
  * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
  * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
@@ -77,6 +68,8 @@ public final class OrderService implements AutoCloseable {
     public static final String LIMITER = "limiter";
     public static final String CACHE_LOOKUP = "cache.lookup";
     public static final String CACHE_INVALIDATE = "cache.invalidate";
+    /** A read's round trip to the cache's second level in Redis ({@link RedisCachedOrderTable}, {@code -Dlab.cache=redis}). */
+    public static final String CACHE_L2 = "cache.l2";
     public static final String TABLE_READ = "table.read";
     public static final String RETRY_BACKOFF = "retry.backoff";
 
@@ -154,7 +147,8 @@ public final class OrderService implements AutoCloseable {
     public Order create(RequestContext ctx, String customerId, List<Item> items) {
         long total = validatedTotal(customerId, items);
         Order order;
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             order = table.insert(customerId, items, total);
         } finally {
             unlock();
@@ -178,7 +172,7 @@ public final class OrderService implements AutoCloseable {
     /**
      * Claims the order (CREATED → PAYING), reserves stock and charges — keyed calls, each on a budget of its
      * own, retried with backoff while the deadline allows, no lock held — then marks it PAID and records its
-     * notification in the outbox, in one step under the lock. Whatever fails, the caller is answered by its
+     * notification in the outbox, in one unit of the table's. Whatever fails, the caller is answered by its
      * deadline: a definitive failure (nothing charged) hands the release of the stock to the reconciler and is
      * rethrown; a charge without an answer leaves the order PAYING for the reconciler.
      *
@@ -230,7 +224,12 @@ public final class OrderService implements AutoCloseable {
             }
             throw new PaymentOutcomeUnknownException(paying.id(), e); // not the last attempt's "declined"
         }
-        return commit(ctx, paying);
+        try {
+            return commit(ctx, paying);
+        } catch (RuntimeException e) {
+            reconciler.checkCharge(paying.id(), claim.reservationKeys(), Deadline.NONE); // charged: the PAID commit is owed
+            throw e;
+        }
     }
     // end::pay[]
 
@@ -317,7 +316,8 @@ public final class OrderService implements AutoCloseable {
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private PayClaim claim(RequestContext ctx, String orderId) {
         OrderTable.Claim claimed;
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             Order order = find(orderId);
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
@@ -332,10 +332,11 @@ public final class OrderService implements AutoCloseable {
     }
 
     // tag::commit[]
-    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under the lock. */
+    /** PAYING → PAID and the notification into the outbox: one unit of the table's, under its write lock if it has one. */
     private Order commit(RequestContext ctx, Order paying) {
         Order paid = paying.markPaid();
-        try (Span held = lockForWrite(ctx)) {
+        lock(ctx);
+        try (Span held = heldSpan(ctx)) {
             try (Span s = ctx.span(OUTBOX_APPEND)) {
                 if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
                     throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
@@ -357,19 +358,18 @@ public final class OrderService implements AutoCloseable {
         }
     }
 
-    /**
-     * Takes the table's write lock, if it has one (waiting marked {@value #LOCK_WAIT}), and marks the step that follows:
-     * {@value #LOCK_HELD} under a lock, {@value #STORE_WRITE} without one (PostgreSQL: the step is its statements).
-     * Pair it with {@link #unlock()} in a {@code finally}.
-     */
-    private Span lockForWrite(RequestContext ctx) {
-        if (lock == null) {
-            return ctx.span(STORE_WRITE);
+    /** Takes the table's write lock, if it has one, marking the wait {@value #LOCK_WAIT}; pair it with {@link #unlock()}. */
+    private void lock(RequestContext ctx) {
+        if (lock != null) {
+            try (Span wait = ctx.span(LOCK_WAIT)) {
+                lock.lock();
+            }
         }
-        try (Span wait = ctx.span(LOCK_WAIT)) {
-            lock.lock();
-        }
-        return ctx.span(LOCK_HELD);
+    }
+
+    /** @return the span of a step under the lock: {@value #LOCK_HELD}, or {@value #STORE_WRITE} on a table without one */
+    private Span heldSpan(RequestContext ctx) {
+        return ctx.span(lock == null ? STORE_WRITE : LOCK_HELD);
     }
 
     private void unlock() {

@@ -12,9 +12,9 @@ import java.util.List;
  * <p>The trap it fixes, against ch12-1's port: there, the port's one operation ran the service's whole critical section
  * — downstream calls included — holding the table's lock, so in PostgreSQL a transaction (and its pooled connection)
  * stayed open across inventory, payment and notify. Here every operation is one short unit of work that never spans a
- * downstream call: the service claims an order ({@link #update} CREATED → PAYING), lets go, calls inventory and payment
- * with nothing held, then commits the outcome ({@link #commitPaid}). The lock that serialises the service's changes
- * stays in the service, in memory, and guards no I/O.
+ * downstream call: the service claims an order ({@link #claim} CREATED → PAYING), lets go, calls inventory and payment
+ * with nothing held, then commits the outcome ({@link #commitPaid}). The lock that serialises the service's changes is
+ * the table's ({@link #writeLock()}): the rows' lock in memory, where it guards no I/O; none in PostgreSQL.
  *
  * <p>The outbox's promise lives here, not in the service: {@link #commitPaid} marks the order PAID <em>and</em> records
  * its notification as one unit — under one lock in memory, in one transaction in PostgreSQL — so there is no moment,
@@ -31,8 +31,8 @@ import java.util.List;
  * </ul>
  *
  * <p>Chapter 12.3 adds what its reconciler needs to finish a pay whose process died: a claim is numbered per order and
- * stamped with the process that made it ({@link #claim}), so a process that starts can find the PAYING orders another
- * one claimed and left ({@link #orphanedClaims}) and rebuild their reservation keys ({@link PayClaim#of}).
+ * stamped with the process that made it ({@link #claim}), so a live process can take over the PAYING orders a dead one
+ * claimed ({@link #orphanedClaims}) and rebuild their reservation keys ({@link PayClaim#of}).
  *
  * <p>Thread-safety: every method may be called from any thread.
  */
@@ -80,8 +80,11 @@ public interface OrderTable {
     java.util.Optional<Claim> claim(Order paying);
 
     /**
-     * @return the PAYING orders whose claim another process made — one that died mid-pay, or (with two instances on one
-     *         database) one still paying — with their claim numbers; none in memory, where every claim is this process's
+     * Takes over the PAYING orders whose claimer is dead — another process that died between its claim and its commit
+     * (PostgreSQL: its {@link ProcessLease} is gone) — making them this process's claims; a live neighbour's claims are
+     * left alone. None in memory, where every claim is this process's and dies with it.
+     *
+     * @return the orders taken over, with their claim numbers; each is taken by one process only
      */
     List<Claim> orphanedClaims();
 

@@ -19,7 +19,7 @@ import java.util.List;
  */
 record PayClaim(Order order, List<String> reservationKeys) {
 
-    /** @param number this claim's number, different for every claim the service makes */
+    /** @param number this claim's number among the order's claims (1 for its first), kept by the table */
     static PayClaim of(Order paying, long number) {
         List<String> keys = new ArrayList<>(paying.items().size());
         for (int i = 0; i < paying.items().size(); i++) {

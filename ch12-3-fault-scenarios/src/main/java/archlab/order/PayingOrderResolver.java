@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 
 /**
  * What the {@link Reconciler} may do to an order it resolves, on the {@link OrderService}'s own state: PAYING →
- * PAID (with its notification into the outbox) or PAYING → CREATED, each under the service's lock, each only for
+ * PAID (with its notification into the outbox) or PAYING → CREATED, each under the table's write lock, each only for
  * an order that is still PAYING.
  *
  * <p>The trap it avoids: a background job that changes orders behind the service's back. The reconciler
@@ -15,13 +15,14 @@ import java.util.function.Consumer;
  * could skip the lock every other change takes, mark an order PAID without recording its notification (a paid
  * order nobody is told about), leave the cache answering PAYING, or resolve an order that is no longer PAYING
  * and so no longer the reconciler's to finish. Here it takes the lock every change takes, checks that the
- * order is still PAYING, appends the notification before it writes the table (as pay's commit does), and
- * invalidates the cache after the lock is released.
+ * order is still PAYING, marks it PAID with its notification as one unit of the table's ({@link OrderTable#commitPaid},
+ * as pay's commit does), and invalidates the cache after the lock is released.
  *
- * <p>After a crash ({@code -Dlab.store=postgres}) it also names the orders a dead process left PAYING
+ * <p>After a crash ({@code -Dlab.store=postgres}) it also takes over the orders a dead process left PAYING
  * ({@link #orphans}): their claims are in the table, and their reservation keys follow from the claim's number.
  *
- * <p>Thread-safety: safe to call from any thread; every change is made under the table's write lock, if it has one (PostgreSQL's conditional statements need none).
+ * <p>Thread-safety: safe to call from any thread; every change is made under the table's write lock, if it has one
+ * (PostgreSQL's conditional statements need none).
  */
 final class PayingOrderResolver implements Reconciler.Resolver {
 

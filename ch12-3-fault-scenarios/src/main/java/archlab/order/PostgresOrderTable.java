@@ -32,12 +32,14 @@ import javax.sql.DataSource;
  * It has no injected read latency (a read costs what PostgreSQL costs). A database error becomes a
  * {@link DatabaseException} (an HTTP 500, no stack trace on the wire).
  *
- * <p>The table borrows connections from {@code dataSource} and never closes it: whoever made the pool owns it. The
+ * <p>The table borrows connections from {@code dataSource} and never closes it: whoever made the pool owns it. One
+ * connection it holds for its life: this process's {@link ProcessLease}, the owner of the outbox rows it appends and
+ * claims and of the orders it claims for a pay. The
  * pool's connections must reach the schema the migration created (their {@code search_path}).
  *
  * <p>Thread-safety: safe from any number of threads; each operation runs on a connection of its own.
  */
-public final class PostgresOrderTable implements OrderTable {
+public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     private static final String INSERT_ORDER = "INSERT INTO orders (customer_id, status, total_cents, version)"
             + " VALUES (?, 'CREATED', ?, 0) RETURNING number, id";
@@ -49,22 +51,38 @@ public final class PostgresOrderTable implements OrderTable {
     private static final String UPDATE = "UPDATE orders SET status = ?, version = ? WHERE id = ? AND status = ?";
     private static final String CLAIM = "UPDATE orders SET status = 'PAYING', claims = claims + 1, claimed_by = ?"
             + " WHERE id = ? AND status = 'CREATED' RETURNING claims";
-    private static final String ORPHANS = "SELECT id, claims FROM orders WHERE status = 'PAYING' AND claimed_by <> ?"
-            + " ORDER BY number";
+    // tag::orphans[]
+    // takes them over in the same statement: of two processes that look at once, one gets each order
+    private static final String ADOPT_ORPHANS = "UPDATE orders SET claimed_by = ? WHERE status = 'PAYING' AND claimed_by <> ?"
+            + " AND NOT " + ProcessLease.ALIVE.formatted("claimed_by") + " RETURNING id, claims";
+    // end::orphans[]
 
     private final DataSource dataSource;
     private final PostgresOutbox outbox;
+    private final ProcessLease lease;
     private final AtomicLong reads = new AtomicLong();
-    /** Stamps this process's claims: another process's PAYING orders are {@link #orphanedClaims orphans} to it. */
-    private final java.util.UUID process = java.util.UUID.randomUUID();
 
     /**
+     * Takes this process's {@link ProcessLease} (one connection of the pool, held until {@link #close}).
+     *
      * @param dataSource the pool every operation borrows a connection from; its connections see the tables
      * @param clock      the clock of the outbox's instants
      */
     public PostgresOrderTable(DataSource dataSource, NanoClock clock) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.outbox = new PostgresOutbox(dataSource, clock);
+        this.lease = ProcessLease.take(dataSource);
+        this.outbox = new PostgresOutbox(dataSource, clock, lease);
+    }
+
+    /** @return this process's lease, the owner of the rows it writes */
+    ProcessLease lease() {
+        return lease;
+    }
+
+    /** Releases this process's lease: its rows look abandoned to other processes from now on, as after its death. */
+    @Override
+    public void close() {
+        lease.close();
     }
 
     @Override
@@ -149,7 +167,7 @@ public final class PostgresOrderTable implements OrderTable {
     @Override
     public java.util.Optional<Claim> claim(Order paying) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM)) {
-            s.setObject(1, process);
+            s.setLong(1, lease.key());
             s.setString(2, paying.id());
             try (ResultSet r = s.executeQuery()) {
                 return r.next() ? java.util.Optional.of(new Claim(paying, r.getLong(1))) : java.util.Optional.empty();
@@ -162,8 +180,9 @@ public final class PostgresOrderTable implements OrderTable {
     @Override
     public List<Claim> orphanedClaims() {
         java.util.Map<String, Long> numbers = new java.util.LinkedHashMap<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(ORPHANS)) {
-            s.setObject(1, process);
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(ADOPT_ORPHANS)) {
+            s.setLong(1, lease.key());
+            s.setLong(2, lease.key());
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
                     numbers.put(r.getString(1), r.getLong(2));
@@ -187,6 +206,7 @@ public final class PostgresOrderTable implements OrderTable {
                 }
                 outbox.appendIn(c, notification);
                 c.commit();
+                outbox.committedAppend();
                 return true;
             } catch (SQLException | RuntimeException e) {
                 rollback(c, e);

@@ -168,7 +168,10 @@ public final class Reconciler {
         this.work = Objects.requireNonNull(work, "work");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.resolver = Objects.requireNonNull(resolver, "resolver");
-        this.loop = new PollingLoop("reconciler", settings.pollInterval(), () -> reconcileDue().taken() > 0);
+        this.loop = new PollingLoop("reconciler", settings.pollInterval(), () -> {
+            adoptOrphansEvery(ADOPT_INTERVAL);
+            return reconcileDue().taken() > 0;
+        });
     }
 
     /** Hands over a PAYING order whose charge definitively failed, or never ran: release its keys now, then CREATED. */
@@ -316,17 +319,30 @@ public final class Reconciler {
         loop.start(this::adoptOrphans);
     }
 
+    /** How often the background loop looks for orders a dead process left PAYING, besides once at its start. */
+    static final Duration ADOPT_INTERVAL = Duration.ofSeconds(1);
+
+    private volatile long lastAdoptionNanos = System.nanoTime();
+
+    private void adoptOrphansEvery(Duration interval) {
+        if (System.nanoTime() - lastAdoptionNanos >= interval.toNanos()) {
+            adoptOrphans();
+        }
+    }
+
     // tag::adopt[]
     /**
-     * Hands over every order another process left PAYING, as an unknown charge due after the settle delay: the process
-     * that claimed it died between its claim and its commit, so nobody will ever answer for it but this reconciler.
-     * The provider is asked by idempotency key, as after a timeout; charged, it is completed to PAID; not, its
-     * reservations are released by their keys and it is CREATED again. In memory there is never an orphan (a crash
-     * takes the orders with it).
+     * Takes over every order a dead process left PAYING, as an unknown charge due after the settle delay: the process
+     * that claimed it died between its claim and its commit (its lease is gone: {@code OrderTable#orphanedClaims}), so
+     * nobody will ever answer for it but this reconciler. The provider is asked by idempotency key, as after a
+     * timeout; charged, it is completed to PAID; not, its reservations are released by their keys and it is CREATED
+     * again. In memory there is never an orphan (a crash takes the orders with it). Run at {@link #start()} and then
+     * every {@link #ADOPT_INTERVAL} by the background loop.
      *
      * @return how many orders were adopted
      */
     public int adoptOrphans() {
+        lastAdoptionNanos = System.nanoTime();
         List<PayClaim> orphans = resolver.orphans();
         Deadline now = Deadline.after(clock, java.time.Duration.ZERO);
         for (PayClaim orphan : orphans) {

@@ -19,9 +19,10 @@ CREATE TABLE orders (
     total_cents bigint NOT NULL CHECK (total_cents >= 0),
     version     integer NOT NULL CHECK (version >= 0),
     -- ch12-3: how many times the order was claimed by a pay (its reservation keys carry the number), and the process
-    -- that made the last claim (PostgresOrderTable: another process's PAYING order is an orphan to the reconciler)
+    -- that made the last claim, by its lease key (PostgresOrderTable: a PAYING order whose claimer's lease is gone is an
+-- orphan, and the reconciler of a live process takes it over)
     claims      integer NOT NULL DEFAULT 0 CHECK (claims >= 0),
-    claimed_by  uuid
+    claimed_by  bigint
 );
 ALTER SEQUENCE order_number OWNED BY orders.number;
 
@@ -35,15 +36,16 @@ CREATE TABLE order_items (
 );
 
 -- One row per notification, from the PAID update's transaction to its delivery (kept DELIVERED, so a message id is
--- never appended twice). Instants are readings of one process's clock (nanoseconds), tagged with that clock's
--- epoch: a relay in another process cannot read them, so it treats such a row as due now (PostgresOutbox).
+-- never appended twice). Each row has an owner: the lease key (archlab.order.ProcessLease, a session-level advisory
+-- lock) of the process that appended or last claimed it; its instants are readings of that process's clock
+-- (nanoseconds). A relay works its own rows and those of an owner whose lease is gone (PostgresOutbox).
 CREATE TABLE outbox (
     seq                  bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
     message_id           text PRIMARY KEY,
     order_id             text NOT NULL REFERENCES orders (id),
     state                text NOT NULL CHECK (state IN ('PENDING', 'IN_FLIGHT', 'DELIVERED', 'PARKED')),
     attempts             integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
-    clock_epoch          uuid NOT NULL,
+    owner                bigint NOT NULL,
     appended_nanos       bigint NOT NULL,
     retrying_since_nanos bigint NOT NULL,
     due_nanos            bigint NOT NULL,

@@ -32,7 +32,7 @@ class AblationOpenLoopTest {
     @BeforeAll
     void runBothAblations() {
         archlab.loadgen.testing.StoreUnderTest.inMemoryOnly("ablation", "it takes the cache or the pay limit away from"
-                + " the in-memory service; on PostgreSQL the commits' flushes would be judged instead");
+                + " the book's service; another store or cache would be judged with it");
         noCache = LabRun.named(BookLab.MODULE, "ablation-no-cache").withOverrides()
                 .run(() -> new BookLab(OrderServiceSettings.DEFAULT.withCache(null)));
         noLimiter = LabRun.named(BookLab.MODULE, "ablation-no-limiter").withOverrides()

@@ -8,6 +8,9 @@ import archlab.downstream.NotifierStub;
 import archlab.db.LabDatabase;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.testing.StoreUnderTest;
+import archlab.loadgen.testing.CacheUnderTest;
+import archlab.redis.LabRedis;
+import archlab.run.LabCache;
 import archlab.run.LabStore;
 import archlab.loadgen.LatencySummary;
 import archlab.clock.NanoClock;
@@ -55,6 +58,9 @@ final class BookLab implements LabFixture {
     /** The fixture's database with {@code -Dlab.store=postgres} (a fresh schema, dropped by {@link #close()}); null in memory. */
     final LabDatabase database;
     private final ReportLine storeLine;
+    /** The cache's second level with {@code -Dlab.cache=redis} (keys under a prefix of its own, deleted by {@link #close()}); null without. */
+    final LabRedis redis;
+    final RedisCachedOrderTable secondLevel;
     private boolean reconciled;
     private long chargedButNotPaidAtEndOfRun = MoneyEvidence.NOT_MEASURED;
     private int pendingAtEndOfRun;
@@ -103,10 +109,15 @@ final class BookLab implements LabFixture {
         LabStore store = StoreUnderTest.chosenAndUsable();
         this.database = store.postgres() ? store.openDatabase(LABEL) : null;
         this.storeLine = database == null ? null : store.reportLine(database);
-        this.service = database == null
-                ? new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings)
-                : new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
-                        new PostgresOrderTable(database.dataSource(), serviceSettings.clock()));
+        LabCache cache = CacheUnderTest.chosenAndUsable();
+        this.redis = cache.redis() ? cache.openRedis(LABEL) : null;
+        OrderTable table = database == null
+                ? new InMemoryOrderTable(serviceSettings.tableReadLatency(), serviceSettings.clock())
+                : new PostgresOrderTable(database.dataSource(), serviceSettings.clock());
+        this.secondLevel = redis == null ? null
+                : new RedisCachedOrderTable(table, redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT);
+        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
+                secondLevel == null ? table : secondLevel);
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
         } catch (Exception e) {
@@ -239,6 +250,20 @@ final class BookLab implements LabFixture {
         service.paymentBulkhead().ifPresent(b -> lines.add(new ReportLine("payment_bulkhead", String.format(Locale.ROOT,
                 "max=%d admitted=%d waited=%d turned_away=%d waiting_max=%d abandoned=%d", b.settings().maxConcurrentCalls(),
                 b.admitted(), b.waited(), b.turnedAway(), b.waitingMax(), b.abandoned()))));
+        if (secondLevel != null) { // last, so that the lines above keep their positions
+            RedisCachedOrderTable.Settings l2 = secondLevel.settings();
+            RedisCachedOrderTable.Stats st = secondLevel.stats();
+            lines.add(new ReportLine(LabCache.REPORT_LINE, String.format(Locale.ROOT, "redis ttl=%dms±%.0f%% negative_ttl=%dms"
+                    + " timeout=%dms url=%s", l2.ttl().toMillis(), l2.jitter() * 100, l2.negativeTtl().toMillis(),
+                    redis.timeout().toMillis(), redis.url())));
+            lines.add(new ReportLine("cache_l2_hit_ratio", st.hitRatio()));
+            lines.add(new ReportLine("cache_l2_hits", st.hits()));
+            lines.add(new ReportLine("cache_l2_misses", st.misses()));
+            lines.add(new ReportLine("cache_l2_errors", st.errors()));
+            lines.add(new ReportLine("cache_l2_fills_refused", st.fillsRefused()));
+            lines.add(new ReportLine("cache_l2_get_p50_ms", st.getLatency().p50Micros() / 1e3));
+            lines.add(new ReportLine("cache_l2_get_p99_ms", st.getLatency().p99Micros() / 1e3));
+        }
         return lines;
     }
 
@@ -269,6 +294,9 @@ final class BookLab implements LabFixture {
         service.close();
         if (database != null) {
             database.close();
+        }
+        if (redis != null) {
+            redis.close();
         }
     }
 }

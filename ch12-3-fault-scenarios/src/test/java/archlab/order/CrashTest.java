@@ -57,7 +57,8 @@ class CrashTest {
         LabProperties lab = LabProperties.fromSystem();
         int kills = Math.min(MEMORY_KILLS, lab.get(LabProperties.CRASH_KILLS).orElse(10));
         CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "memory", List.of(), kills,
-                lab.get(LabProperties.CRASH_SEED).orElse(1L)), CrashTest::overHttp, System.out::println);
+                lab.get(LabProperties.CRASH_SEED).orElse(1L)), CrashTest::overHttp, () -> CrashSeries.Left.NOT_VISIBLE,
+                System.out::println);
         write(r);
         assumeThat(r.acked().creates()).as("not judged: no create was acknowledged before the kills (a stalled machine?)").isPositive();
         assertThat(r.losses().creates()).as("acknowledged orders a restart in memory no longer has").isPositive();
@@ -76,9 +77,13 @@ class CrashTest {
                     "-D" + CrashLab.SCHEMA_PROPERTY + "=" + database.schema());
             CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "postgres", child,
                     lab.get(LabProperties.CRASH_KILLS).orElse(10), lab.get(LabProperties.CRASH_SEED).orElse(1L)),
-                    base -> id -> statusInTable(database, id), System.out::println);
+                    base -> id -> statusInTable(database, id), () -> leftInTables(database), System.out::println);
             write(r);
             assertThat(r.acked().pays()).as("pays acknowledged before the kills: the series put the store to work").isPositive();
+            assertThat(r.kills()).as("every kill was a SIGKILL of a live child").allSatisfy(k ->
+                    assertThat(k.ending().exitCode()).isEqualTo(137));
+            assertThat(r.kills().stream().mapToLong(k -> k.ending().left().paying() + k.ending().left().outboxOpen()).sum())
+                    .as("orders left PAYING and notifications left undelivered by the kills: they landed mid-work").isPositive();
             assertThat(r.settled().settled()).as("the last start left nothing PAYING and notified every PAID order").isTrue();
             assertThat(r.lost()).as("acknowledged work lost").isZero();
             assertThat(r.losses().duplicates()).as("orders notified more than once").isZero();
@@ -125,6 +130,20 @@ class CrashTest {
         }
     }
 
+    /** What a killed child left in the tables for the next one: orders PAYING, outbox rows not delivered. */
+    private static CrashSeries.Left leftInTables(LabDatabase database) {
+        try (Connection c = database.dataSource().getConnection();
+             PreparedStatement paying = c.prepareStatement("SELECT count(*) FROM orders WHERE status = 'PAYING'");
+             PreparedStatement open = c.prepareStatement("SELECT count(*) FROM outbox WHERE state IN ('PENDING', 'IN_FLIGHT')");
+             ResultSet p = paying.executeQuery(); ResultSet o = open.executeQuery()) {
+            p.next();
+            o.next();
+            return new CrashSeries.Left(p.getLong(1), o.getLong(1));
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not count what the killed child left: " + e.getMessage(), e);
+        }
+    }
+
     private static void write(CrashSeries.Result r) throws IOException {
         Path dir = ReportWriter.reportsDir();
         Files.createDirectories(dir);
@@ -144,7 +163,9 @@ class CrashTest {
             kill.put("kill_after_ms", k.killAfter().toMillis());
             kill.put("start_ms", k.start().toMillis());
             kill.put("acknowledged", k.acked());
-            kill.put("exit", k.exitCode());
+            kill.put("exit", k.ending().exitCode());
+            kill.put("left_paying", k.ending().left().paying());
+            kill.put("left_outbox", k.ending().left().outboxOpen());
             return kill;
         }).toList());
         json.put("acknowledged", r.acked());

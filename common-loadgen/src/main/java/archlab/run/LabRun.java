@@ -68,9 +68,12 @@ public final class LabRun {
     private Consumer<String> out = System.out::println;
     private Transport transport = Transport.IN_PROCESS;
     private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
+    private archlab.redis.CacheKind cache = archlab.redis.CacheKind.LOCAL;
 
     /** What a run's report name gets with {@code -Dlab.store=postgres}: {@code baseline-postgres}, {@code baseline-http-postgres}. */
     public static final String POSTGRES_SUFFIX = "-postgres";
+    /** What a run's report name gets with {@code -Dlab.cache=redis}: {@code baseline-redis}, {@code baseline-postgres-redis}. */
+    public static final String REDIS_SUFFIX = "-redis";
 
     private LabRun(String module, String name) {
         this.module = module;
@@ -184,6 +187,7 @@ public final class LabRun {
         transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
                 lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
         store = lab.get(LabStore.STORE).orElse(store);
+        cache = lab.get(LabCache.CACHE).orElse(cache);
         return this;
     }
 
@@ -238,7 +242,8 @@ public final class LabRun {
         ProfileReport profile = null;
         // a run on the server's virtual threads never overwrites the same run on its platform threads, nor one on
         // PostgreSQL the same run in memory: each keeps its report, to be laid side by side
-        String name = transport.reportName(this.name) + (store == archlab.db.StoreKind.POSTGRES ? POSTGRES_SUFFIX : "");
+        String name = transport.reportName(this.name) + (store == archlab.db.StoreKind.POSTGRES ? POSTGRES_SUFFIX : "")
+                + (cache == archlab.redis.CacheKind.REDIS ? REDIS_SUFFIX : "");
         Path jfr = reportsDir.resolve(name + ".jfr");
         Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment
@@ -317,6 +322,12 @@ public final class LabRun {
             fixture.close();
             throw new IllegalArgumentException("lab.store=postgres: " + module + " keeps its orders in memory (its fixture"
                     + " reports no " + LabStore.REPORT_LINE + " line): it has no PostgreSQL store yet; run it without -Dlab.store");
+        }
+        if (cache == archlab.redis.CacheKind.REDIS
+                && fixture.extra().stream().noneMatch(l -> l.name().equals(LabCache.REPORT_LINE))) {
+            fixture.close();
+            throw new IllegalArgumentException("lab.cache=redis: " + module + " has no second-level cache (its fixture reports"
+                    + " no " + LabCache.REPORT_LINE + " line); run it without -Dlab.cache");
         }
         return fixture;
     }

@@ -2,9 +2,6 @@ package archlab.run;
 
 import archlab.db.LabDatabase;
 import archlab.db.StoreKind;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -73,16 +70,11 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
         if (given.isPresent()) {
             return new LabStore(kind, given, "-D" + JDBC_URL.property(), pool);
         }
-        Optional<Path> file = urlFile(from);
+        Optional<Path> file = ServerUrlFile.find(from, URL_FILE);
         if (file.isEmpty()) {
             return new LabStore(kind, Optional.empty(), "no -D" + JDBC_URL.property() + ", no " + URL_FILE, pool);
         }
-        try {
-            String url = Files.readString(file.get()).trim();
-            return new LabStore(kind, url.isEmpty() ? Optional.empty() : Optional.of(url), file.get().toString(), pool);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file.get(), e);
-        }
+        return new LabStore(kind, ServerUrlFile.read(file.get()), file.get().toString(), pool);
     }
 
     /** Accepts a PostgreSQL JDBC URL ({@code jdbc:postgresql://host:port/database?user=…}), trimmed; else names the property. */
@@ -147,14 +139,4 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
         return postgres() ? "store=postgres pool=" + poolSize + " url=" + jdbcUrl.orElse("none") : "store=memory";
     }
 
-    /** @return the script's URL file in {@code from} or the nearest folder above it that has {@code .servers/} */
-    private static Optional<Path> urlFile(Path from) {
-        for (Path dir = from.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
-            if (Files.isDirectory(dir.resolve(".servers"))) {
-                Path file = dir.resolve(URL_FILE);
-                return Files.isRegularFile(file) ? Optional.of(file) : Optional.empty();
-            }
-        }
-        return Optional.empty();
-    }
 }

@@ -33,8 +33,9 @@ final class CrashLoad {
      * @param ackedPays     orders whose pay was answered 200
      * @param payAttempted  orders a pay was sent for, answered or not
      * @param unanswered    requests that got no answer: in flight at the kill, or past their deadline
+     * @param refused       requests answered with neither 201 (a create) nor 200 (a pay): an error status, or a 409
      */
-    record Outcome(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered) {
+    record Outcome(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered, int refused) {
     }
 
     /** What ends the load: the kill. */
@@ -52,6 +53,7 @@ final class CrashLoad {
         Set<String> paid = ConcurrentHashMap.newKeySet();
         Set<String> attempted = ConcurrentHashMap.newKeySet();
         AtomicInteger unanswered = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
         AtomicBoolean killed = new AtomicBoolean();
         try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(deadline).build()) {
@@ -65,6 +67,7 @@ final class CrashLoad {
                                     .header("Content-Type", "application/json").build(), HttpResponse.BodyHandlers.ofString());
                             Matcher id = ID.matcher(create.body());
                             if (create.statusCode() != 201 || !id.find()) {
+                                refused.incrementAndGet();
                                 continue;
                             }
                             created.add(id.group(1));
@@ -73,6 +76,8 @@ final class CrashLoad {
                                     .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
                             if (pay.statusCode() == 200) {
                                 paid.add(id.group(1));
+                            } else {
+                                refused.incrementAndGet();
                             }
                         } catch (IOException e) {
                             unanswered.incrementAndGet();
@@ -90,7 +95,7 @@ final class CrashLoad {
                 t.join();
             }
         }
-        return new Outcome(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get());
+        return new Outcome(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get(), refused.get());
     }
 
     private static HttpRequest.Builder request(URI uri, Duration deadline) {

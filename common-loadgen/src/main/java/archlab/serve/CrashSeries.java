@@ -54,6 +54,29 @@ public final class CrashSeries {
     /** The status of a claimed order whose pay has not ended, as the checkpoints' stores spell it. */
     public static final String PAYING = "PAYING";
 
+    /**
+     * Counts what a dead child left in the store for its successor to finish, read between a kill and the next start:
+     * the evidence that a kill landed in a crash window rather than between two requests.
+     */
+    @FunctionalInterface
+    public interface LeftBehind {
+        /** @return orders left PAYING and outbox rows left undelivered; {@link Left#NOT_VISIBLE} for a store in the heap */
+        Left count();
+    }
+
+    /**
+     * @param paying     orders left PAYING (a pay between its claim and its commit)
+     * @param outboxOpen notifications left pending or in flight
+     */
+    public record Left(long paying, long outboxOpen) {
+        /** What a store in the child's heap leaves: nothing anyone can read. */
+        public static final Left NOT_VISIBLE = new Left(-1, -1);
+
+        String text() {
+            return this == NOT_VISIBLE || paying < 0 ? "n/a" : paying + "/" + outboxOpen;
+        }
+    }
+
     /** Reads the checkpoint's store after the last start. */
     @FunctionalInterface
     public interface OrderProbe {
@@ -124,19 +147,27 @@ public final class CrashSeries {
 
     /**
      * What the clients were answered: creates answered 201, pays answered 200, requests unanswered (in flight at the
-     * kill, or past their deadline).
+     * kill, or past their deadline), requests answered otherwise (an error status, a 409).
      */
-    public record Acknowledged(long creates, long pays, long unanswered) {
+    public record Acknowledged(long creates, long pays, long unanswered, long refused) {
     }
 
-    /** What one kill did: its seed and delay, how long the child took to serve, what the clients were answered, its exit. */
-    public record Kill(int number, long seed, Duration killAfter, Duration start, Acknowledged acked, int exitCode) {
+    /**
+     * What one kill did: its seed and delay, how long the child took to serve, what the clients were answered, its exit
+     * code (137: SIGKILL), and what it left in the store.
+     */
+    public record Kill(int number, long seed, Duration killAfter, Duration start, Acknowledged acked, Ending ending) {
 
         public String line(int of) {
             return String.format(java.util.Locale.ROOT, "kill %d/%d seed=%d after=%dms acked_creates=%d acked_pays=%d"
-                    + " unanswered=%d start=%dms exit=%d", number, of, seed, killAfter.toMillis(), acked.creates(),
-                    acked.pays(), acked.unanswered(), start.toMillis(), exitCode);
+                    + " unanswered=%d refused=%d start=%dms exit=%d left_paying/outbox=%s", number, of, seed,
+                    killAfter.toMillis(), acked.creates(), acked.pays(), acked.unanswered(), acked.refused(),
+                    start.toMillis(), ending.exitCode(), ending.left().text());
         }
+    }
+
+    /** How a child ended: its exit code, and what it left in the store. */
+    public record Ending(int exitCode, Left left) {
     }
 
     /**
@@ -186,7 +217,10 @@ public final class CrashSeries {
                     + " double_charges=" + money.doubleCharges() + " paid_not_notified=" + money.paidButNotNotified()
                     + " reservations_leaked=" + money.reservationsLeaked() + " charges=" + money.charges()
                     + " charge_replays=" + losses.chargeReplays()
-                    + " paid=" + money.paidOrders() + " settled=" + settled.settled() + " settle=" + settled.took().toMillis() + "ms";
+                    + " paid=" + money.paidOrders() + " refused=" + acked.refused()
+                    + " left_paying=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().paying())).sum()
+                    + " left_outbox=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().outboxOpen())).sum()
+                    + " settled=" + settled.settled() + " settle=" + settled.took().toMillis() + "ms";
         }
     }
 
@@ -198,19 +232,21 @@ public final class CrashSeries {
     }
 
     /**
-     * Runs one series against the book's downstream (2 / 4 / 2 ms) served from this JVM.
+     * Runs one series against the book's downstream (2 / 4 / 2 ms) served from this JVM: the kills, then a last start
+     * under load for one more kill window's length, stopped by the clients (not killed), left to settle.
      *
-     * @param probe the store's reader, made once the last start serves (given its base URI)
-     * @param out   where each kill's line and the result's lines go
+     * @param probe      the store's reader, made once the last start serves (given its base URI)
+     * @param leftBehind what a dead child left in the store, read after each kill
+     * @param out        where each kill's line and the result's lines go
      */
-    public static Result run(Settings settings, Function<URI, OrderProbe> probe, Consumer<String> out)
+    public static Result run(Settings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
             throws InterruptedException {
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
         try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
             List<String> options = new ArrayList<>(ServedProcess.DEFAULT_JVM_OPTIONS);
             options.add("-D" + DOWNSTREAM_PROPERTY + "=" + stubs.baseUri());
             options.addAll(settings.child().childOptions());
-            // per kill: a store in the heap numbers its orders afresh after every start, so one id may name
+            // per start: a store in the heap numbers its orders afresh after every start, so one id may name
             // several orders, one per start, each acknowledged and each lost on its own
             List<Set<String>> ackedCreates = new ArrayList<>();
             List<Set<String>> ackedPays = new ArrayList<>();
@@ -222,20 +258,30 @@ public final class CrashSeries {
                 Duration after = Duration.ofMillis(new java.util.Random(seed).nextLong(schedule.killAfterMin().toMillis(),
                         schedule.killAfterMax().toMillis()));
                 long started = System.nanoTime();
-                ServedProcess child = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start();
-                Duration start = Duration.ofNanos(System.nanoTime() - started);
-                CrashLoad.Outcome load = CrashLoad.until(child.baseUri(), schedule.clients(), schedule.deadline(), after, child::kill);
-                int exit = child.awaitExit();
-                child.close();
+                CrashLoad.Outcome load;
+                int exit;
+                try (ServedProcess child = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start()) {
+                    Duration start = Duration.ofNanos(System.nanoTime() - started);
+                    load = CrashLoad.until(child.baseUri(), schedule.clients(), schedule.deadline(), after, child::kill);
+                    exit = child.awaitExit();
+                    Kill kill = new Kill(k, seed, after, start, acknowledged(load), new Ending(exit, leftBehind.count()));
+                    kills.add(kill);
+                    out.accept(kill.line(schedule.kills()));
+                }
                 ackedCreates.add(load.ackedCreates());
                 ackedPays.add(load.ackedPays());
                 payAttempted.addAll(load.payAttempted());
-                Kill kill = new Kill(k, seed, after, start, new Acknowledged(load.ackedCreates().size(),
-                        load.ackedPays().size(), load.unanswered()), exit);
-                kills.add(kill);
-                out.accept(kill.line(schedule.kills()));
             }
             try (ServedProcess last = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start()) {
+                // the last start works too: what strands work in a live process, not only across a kill, shows here
+                CrashLoad.Outcome load = CrashLoad.until(last.baseUri(), schedule.clients(), schedule.deadline(),
+                        schedule.killAfterMin(), () -> { });
+                ackedCreates.add(load.ackedCreates());
+                ackedPays.add(load.ackedPays());
+                payAttempted.addAll(load.payAttempted());
+                out.accept(String.format(java.util.Locale.ROOT, "last start: %dms of load, acked_creates=%d acked_pays=%d"
+                        + " refused=%d, then settle", schedule.killAfterMin().toMillis(), load.ackedCreates().size(),
+                        load.ackedPays().size(), load.refused()));
                 OrderProbe store = probe.apply(last.baseUri());
                 Set<String> universe = new TreeSet<>();
                 ackedCreates.forEach(universe::addAll);
@@ -258,17 +304,22 @@ public final class CrashSeries {
                 MoneyEvidence money = MoneyEvidence.measure(downstream, universe,
                         id -> store.status(id).filter(PAID::equals).isPresent(), id -> BookWorkload.QUANTITY);
                 last.stop();
-                long unanswered = kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum();
                 Losses losses = new Losses(lostCreates, lostPays, unknown, downstream.notifier().duplicateNotifications(),
                         downstream.notifier().redeliveries(), downstream.ledger().replays());
-                Result result = new Result(settings, List.copyOf(kills), new Acknowledged(
-                        kills.stream().mapToLong(kk -> kk.acked().creates()).sum(),
-                        kills.stream().mapToLong(kk -> kk.acked().pays()).sum(), unanswered), losses, money, settledIn);
+                Acknowledged total = new Acknowledged(ackedCreates.stream().mapToLong(Set::size).sum(),
+                        ackedPays.stream().mapToLong(Set::size).sum(),
+                        kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum() + load.unanswered(),
+                        kills.stream().mapToLong(kk -> kk.acked().refused()).sum() + load.refused());
+                Result result = new Result(settings, List.copyOf(kills), total, losses, money, settledIn);
                 out.accept(result.detailLine());
                 out.accept(result.summaryLine());
                 return result;
             }
         }
+    }
+
+    private static Acknowledged acknowledged(CrashLoad.Outcome load) {
+        return new Acknowledged(load.ackedCreates().size(), load.ackedPays().size(), load.unanswered(), load.refused());
     }
 
     /** Waits until no order of {@code universe} is PAYING and every PAID one was notified, or {@code limit} passed. */

@@ -40,7 +40,9 @@ public final class HouseRules {
             "archlab.downstream.PaymentReplyLostException", "archlab.downstream.PaymentDeclinedException",
             "archlab.downstream.PermanentDeliveryException", "archlab.downstream.LatencyModel",
             "archlab.trace.Span", "archlab.profile.ProfiledLock",
-            "archlab.background.Backoff", "archlab.background.PollingLoop", "archlab.background.Durations");
+            "archlab.background.Backoff", "archlab.background.PollingLoop", "archlab.background.Durations",
+            // a second-level cache's capability: its fixture's keys on its fixture's server, no connection of its own
+            "archlab.redis.GenerationalCache");
 
     private HouseRules() {
     }

@@ -40,7 +40,7 @@ class LabPropertiesTest {
                 .withMessageStartingWith("unknown property -Dlab.rat=1000 (did you mean lab.rate?); known: lab.rate, "
                         + "lab.duration, lab.timeout, lab.threads, lab.arrival, lab.warmup, lab.jit.warmup, lab.trace, lab.interval, lab.repeat, "
                         + "lab.profile, lab.transport, lab.server.threads, lab.loop, lab.loop.connections, "
-                        + "lab.serve.port, lab.serve.seconds, lab.crash.kills, lab.crash.seed, lab.store, lab.jdbc.url, lab.db.pool, "
+                        + "lab.serve.port, lab.serve.seconds, lab.crash.kills, lab.crash.seed, lab.store, lab.jdbc.url, lab.db.pool, lab.cache, lab.redis.url, "
                         + "lab.sweep.rates, lab.sweep.duration, lab.sweep.warmup, lab.sweep.attempts");
     }
 

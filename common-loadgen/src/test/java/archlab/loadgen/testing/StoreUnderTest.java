@@ -62,16 +62,19 @@ public final class StoreUnderTest {
     }
 
     /**
-     * Skips the calling test — or, from a {@code @BeforeAll}, its class — when {@code -Dlab.store=postgres}: for a run
-     * kind that is a lesson measured in memory, whose claims a PostgreSQL store would judge on the disk's flushes
-     * instead. Prints the line once per JVM and run kind, never silently.
+     * Skips the calling test — or, from a {@code @BeforeAll}, its class — unless the run is the book's setup: orders in
+     * memory and the local cache only. For a run kind that is a lesson measured on that setup, whose claims a PostgreSQL
+     * store ({@code -Dlab.store=postgres}) or a second level in Redis ({@code -Dlab.cache=redis}) would judge on other
+     * costs. Prints the line once per JVM and run kind, never silently.
      *
      * @param runKind the run kind skipped, e.g. "overload"
-     * @param why     why its claims are the in-memory service's
+     * @param why     why its claims are the book setup's
      */
     public static void inMemoryOnly(String runKind, String why) {
-        if (LabStore.fromSystem().postgres()) {
-            String line = runKind + " runs in memory only, not with -Dlab.store=postgres: " + why;
+        String other = LabStore.fromSystem().postgres() ? "-Dlab.store=postgres"
+                : archlab.run.LabCache.fromSystem().redis() ? "-Dlab.cache=redis" : null;
+        if (other != null) {
+            String line = runKind + " runs on the book's setup only (orders in memory, the local cache), not with " + other + ": " + why;
             if (PRINTED.add(line)) {
                 System.out.println(line);
             }

@@ -1,0 +1,87 @@
+package archlab.order;
+
+import archlab.order.PostgresOrderTable.DatabaseException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import javax.sql.DataSource;
+
+/**
+ * This process's lease on the database: a PostgreSQL session-level advisory lock on a random key, held on a connection
+ * of its own for as long as the process lives. The rows a process owns — the outbox rows it appends and claims, the
+ * orders it claims for a pay — carry its key; when the process dies, its connection closes and PostgreSQL releases the
+ * lock with it. {@link #ALIVE} asks whether a key's owner still holds its lock.
+ *
+ * <p>The trap it avoids: taking over another process's work because it <em>might</em> be dead. A row's owner is only
+ * a name; a process that starts and treats every row of another owner as abandoned also takes the rows of a
+ * neighbour that is alive and in the middle of them — it redelivers the neighbour's notifications, or releases the stock
+ * of a pay whose charge is about to land. With the lease, "abandoned" is a fact the database keeps: the owner's
+ * session is gone.
+ *
+ * <p>Costs one connection of the pool for the process's life. Thread-safety: immutable after {@link #take}; {@link #close}
+ * from one thread.
+ */
+public final class ProcessLease implements AutoCloseable {
+
+    /**
+     * A boolean SQL expression over a key column: whether the process holding that key's lease is alive. Use it with
+     * {@link String#formatted}: {@code ALIVE.formatted("o.owner")}.
+     */
+    public static final String ALIVE = "EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted"
+            + " AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            + " AND ((l.classid::bigint << 32) | l.objid::bigint) = %s)";
+
+    private final long key;
+    private final Connection held;
+
+    private ProcessLease(long key, Connection held) {
+        this.key = key;
+        this.held = held;
+    }
+
+    /**
+     * Takes a lease on a fresh random key: borrows a connection from {@code dataSource} and holds
+     * {@code pg_advisory_lock(key)} on it until {@link #close}.
+     */
+    public static ProcessLease take(DataSource dataSource) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        long key = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
+        Connection c = null;
+        try {
+            c = dataSource.getConnection();
+            c.setAutoCommit(true);
+            try (PreparedStatement s = c.prepareStatement("SELECT pg_advisory_lock(?)")) {
+                s.setLong(1, key);
+                s.executeQuery().close();
+            }
+            return new ProcessLease(key, c);
+        } catch (SQLException e) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (SQLException closing) {
+                    e.addSuppressed(closing);
+                }
+            }
+            throw new DatabaseException("could not take this process's lease", e);
+        }
+    }
+
+    /** @return the key this process's rows carry */
+    public long key() {
+        return key;
+    }
+
+    /** Releases the lease: the process's rows look abandoned from now on, as after its death. */
+    @Override
+    public void close() {
+        try (Connection c = held; PreparedStatement s = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+            s.setLong(1, key); // explicitly: the pool keeps the session open when the connection goes back to it
+            s.executeQuery().close();
+        } catch (SQLException e) {
+            throw new DatabaseException("could not release this process's lease", e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package archlab.order;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.clock.NanoClock;
+import archlab.db.LabDatabase;
+import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.LabStore;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * ch12-3's claims in PostgreSQL: numbered per order, stamped with the claiming process's lease, and taken over by a live
+ * process only when their claimer is dead. On a fresh schema of the lab's server; skipped, saying so, without one.
+ */
+class PostgresClaimsTest {
+
+    private static final List<Item> ITEMS = List.of(new Item("sku-a", 1, 100));
+
+    private LabDatabase database;
+
+    @BeforeEach
+    void freshSchema() {
+        LabStore store = StoreUnderTest.postgres();
+        database = LabDatabase.open(store.jdbcUrl().orElseThrow(), "claims", 4);
+    }
+
+    @AfterEach
+    void dropTheSchema() {
+        if (database != null) { // null: skipped for want of a server
+            database.close();
+        }
+    }
+
+    private PostgresOrderTable table() {
+        return new PostgresOrderTable(database.dataSource(), NanoClock.SYSTEM);
+    }
+
+    @Test
+    @DisplayName("a claim is numbered per order: a second claim of one order, after it was made CREATED again, is claim 2")
+    void claimsAreNumberedPerOrder() {
+        PostgresOrderTable table = table();
+        Order created = table.insert("cust", ITEMS, 100);
+        assertThat(table.claim(created.markPaying())).get().extracting(OrderTable.Claim::number).isEqualTo(1L);
+        assertThat(table.claim(created.markPaying())).as("already PAYING").isEmpty();
+        assertThat(table.update(created, OrderStatus.PAYING)).isTrue();
+        assertThat(table.claim(created.markPaying())).get().extracting(OrderTable.Claim::number).isEqualTo(2L);
+    }
+
+    @Test
+    @DisplayName("a live neighbour's PAYING orders are not orphans; once its lease is gone, one process takes each over, once")
+    void orphansAreTheDeadsOnly() {
+        PostgresOrderTable first = table();
+        Order a = first.insert("cust", ITEMS, 100);
+        first.claim(a.markPaying());
+        PostgresOrderTable second = table();
+        PostgresOrderTable third = table();
+        assertThat(second.orphanedClaims()).as("its claimer is alive").isEmpty();
+
+        first.close();
+        List<OrderTable.Claim> taken = second.orphanedClaims();
+        assertThat(taken).extracting(c -> c.order().id(), OrderTable.Claim::number)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(a.id(), 1L));
+        assertThat(taken.get(0).order().status()).isEqualTo(OrderStatus.PAYING);
+        assertThat(third.orphanedClaims()).as("now the second's, which is alive").isEmpty();
+        assertThat(second.orphanedClaims()).as("its own claims are not orphans").isEmpty();
+    }
+}

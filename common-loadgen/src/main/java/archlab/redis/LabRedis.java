@@ -1,0 +1,152 @@
+package archlab.redis;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One fixture's Redis ({@code -Dlab.cache=redis}): a Lettuce connection to the lab's server and a key prefix of its own,
+ * {@code lab:<label>:<hex>:}, so that no two runs — nor two test classes — ever read each other's entries.
+ * {@link #close()} deletes the prefix's keys and shuts the client down.
+ *
+ * <p>Every command on {@link #commands()} gives up after {@link #timeout()} (Lettuce's command timeout,
+ * {@code RedisCommandTimeoutException}): a cache call has a budget of its own, small beside the request's, so a Redis that
+ * stalls costs a request that much and no more.
+ *
+ * <p>Thread-safety: the connection is Lettuce's, safe to share between threads (commands are pipelined on one socket).
+ */
+public final class LabRedis implements AutoCloseable {
+
+    /** The command timeout unless told otherwise: about a hundred loopback round trips. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
+
+    private final String url;
+    private final String prefix;
+    private final Duration timeout;
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private LabRedis(String url, String prefix, Duration timeout, RedisClient client,
+                     StatefulRedisConnection<String, String> connection) {
+        this.url = url;
+        this.prefix = prefix;
+        this.timeout = timeout;
+        this.client = client;
+        this.connection = connection;
+    }
+
+    /**
+     * Connects to {@code url} with a fresh key prefix.
+     *
+     * @param url     e.g. {@code redis://127.0.0.1:6379}
+     * @param label   a few letters naming the fixture, kept in the prefix
+     * @param timeout each command's budget; positive
+     * @throws IllegalStateException when the server cannot be reached (nothing is left open)
+     */
+    public static LabRedis open(String url, String label, Duration timeout) {
+        Objects.requireNonNull(url, "url");
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+        }
+        RedisClient client = RedisClient.create(RedisURI.create(url));
+        try {
+            StatefulRedisConnection<String, String> connection = client.connect();
+            connection.setTimeout(timeout);
+            return new LabRedis(url, prefixOf(label), timeout, client, connection);
+        } catch (RuntimeException e) {
+            shutdown(client);
+            throw new IllegalStateException("could not connect to Redis at " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return why {@code url} cannot be used now (the client's message), or empty when a PING was answered */
+    public static Optional<String> unreachable(String url) {
+        RedisClient client;
+        try {
+            client = RedisClient.create(RedisURI.create(url));
+        } catch (RuntimeException e) {
+            return Optional.of(e.getMessage());
+        }
+        try (StatefulRedisConnection<String, String> c = client.connect()) {
+            c.setTimeout(Duration.ofSeconds(2));
+            c.sync().ping();
+            return Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.of(e.getMessage());
+        } finally {
+            shutdown(client);
+        }
+    }
+
+    /** @return what a service's second-level cache may do with this fixture's keys, and nothing more */
+    public GenerationalCache generationalCache() {
+        return new GenerationalCache(connection.sync(), prefix, timeout, url);
+    }
+
+    /** @return the commands, each on {@link #timeout()} */
+    public RedisCommands<String, String> commands() {
+        return connection.sync();
+    }
+
+    /** @return this fixture's key prefix, {@code lab:<label>:<hex>:}; every key it writes starts with it */
+    public String prefix() {
+        return prefix;
+    }
+
+    /** @return each command's budget */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** @return the server's URL */
+    public String url() {
+        return url;
+    }
+
+    /** Deletes the prefix's keys (SCAN, then DEL in batches) and shuts the client down; later calls do nothing. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            RedisCommands<String, String> c = connection.sync();
+            ScanCursor cursor = ScanCursor.INITIAL;
+            do {
+                KeyScanCursor<String> page = c.scan(cursor, ScanArgs.Builder.matches(prefix + "*").limit(1_000));
+                if (!page.getKeys().isEmpty()) {
+                    c.del(page.getKeys().toArray(String[]::new));
+                }
+                cursor = page;
+            } while (!cursor.isFinished());
+        } catch (RuntimeException e) {
+            // Redis is gone or stalled: its keys expire on their own (every entry has a TTL)
+        } finally {
+            connection.close();
+            shutdown(client);
+        }
+    }
+
+    private static void shutdown(RedisClient client) {
+        client.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    private static String prefixOf(String label) {
+        String l = label == null ? "" : label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        byte[] random = new byte[4];
+        ThreadLocalRandom.current().nextBytes(random);
+        return "lab:" + (l.isEmpty() ? "" : l + ":") + HexFormat.of().formatHex(random) + ":";
+    }
+}
