@@ -213,11 +213,20 @@ public final class SideBySide {
      * @return the Markdown file
      */
     public Path write(Path dir) {
+        return write(dir, FILE_NAME);
+    }
+
+    /**
+     * Writes {@code <dir>/<name>.md} and {@code <dir>/<name>.json}.
+     *
+     * @return the Markdown file
+     */
+    public Path write(Path dir, String name) {
         try {
             Files.createDirectories(dir);
-            Path md = dir.resolve(FILE_NAME + ".md");
+            Path md = dir.resolve(name + ".md");
             Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(FILE_NAME + ".json"), json());
+            ReportWriter.writeJson(dir.resolve(name + ".json"), json());
             return md;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the side-by-side table to " + dir, e);

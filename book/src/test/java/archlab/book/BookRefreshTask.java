@@ -50,6 +50,23 @@ class BookRefreshTask {
         Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
         BookResults.collect(root, System.out::println).forEach(p -> System.out.println("result " + root.relativize(p)));
         writeIncidentTable(root);
+        writeStoresTable(root);
+    }
+
+    /** The saved baselines in memory and on PostgreSQL, each checkpoint's pair side by side: {@code book/results/stores.md} (+ .json). */
+    private static void writeStoresTable(Path root) {
+        List<Path> pairs = new java.util.ArrayList<>();
+        for (String module : List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios")) {
+            Path memory = root.resolve("book/results/" + module + "/baseline.json");
+            Path postgres = root.resolve("book/results/" + module + "/baseline-postgres.json");
+            if (java.nio.file.Files.isRegularFile(memory) && java.nio.file.Files.isRegularFile(postgres)) {
+                pairs.add(memory);
+                pairs.add(postgres);
+            }
+        }
+        if (!pairs.isEmpty()) {
+            System.out.println("result " + root.relativize(archlab.compare.SideBySide.of(pairs).write(root.resolve("book/results"), "stores")));
+        }
     }
 
     /** Rewrites {@code book/results/incident.md} (+ .json) from the saved incident reports, when there are any. */

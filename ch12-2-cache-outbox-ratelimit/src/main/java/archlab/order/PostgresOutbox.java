@@ -37,6 +37,8 @@ import javax.sql.DataSource;
  *       cannot compare them with its own, so a dead owner's PENDING row is due now, and when claimed it is
  *       <em>adopted</em>: its owner becomes this process, its instants restart from this clock's now (its retry
  *       horizon starts afresh), and its time to notify is not recorded (it would be measured from the adoption).</li>
+ *   <li><b>A row stuck IN_FLIGHT</b> in a live process — its delivery's mark failed — is claimed again after
+ *       {@link #STUCK_AFTER}.</li>
  *   <li><b>What a crash leaves IN_FLIGHT</b> — claimed, perhaps delivered, not marked — {@link #recoverInFlight} (run
  *       when a relay starts) makes PENDING again, for this process's rows and a dead owner's, never a live
  *       neighbour's: delivered a second time with the same message id, which the receiver recognises. At least once,
@@ -63,8 +65,9 @@ public final class PostgresOutbox implements Outbox {
             due AS (SELECT o.message_id FROM outbox o, p
                     WHERE o.state = 'PENDING'
                       AND (o.owner = p.me AND o.due_nanos <= p.now OR o.owner <> p.me AND NOT %s)
+                       OR o.state = 'IN_FLIGHT' AND o.owner = p.me AND o.claimed_nanos <= p.now - ?
                     ORDER BY o.seq LIMIT ? FOR UPDATE OF o SKIP LOCKED)
-            UPDATE outbox o SET state = 'IN_FLIGHT', attempts = o.attempts + 1,
+            UPDATE outbox o SET state = 'IN_FLIGHT', attempts = o.attempts + 1, claimed_nanos = p.now,
                    adopted = o.adopted OR o.owner <> p.me,
                    appended_nanos = CASE WHEN o.owner <> p.me THEN p.now ELSE o.appended_nanos END,
                    retrying_since_nanos = CASE WHEN o.owner <> p.me THEN p.now ELSE o.retrying_since_nanos END,
@@ -90,6 +93,13 @@ public final class PostgresOutbox implements Outbox {
     private final DataSource dataSource;
     private final NanoClock clock;
     private final long owner;
+
+    /**
+     * How long a row may stay IN_FLIGHT in this process before its claim is taken again: a relay whose mark failed
+     * (the database refused {@link #markDelivered} after the delivery) leaves it there, and nothing else would ever
+     * deliver it while this process lives. Far longer than a delivery attempt (1 s), so a slow one is not doubled.
+     */
+    static final Duration STUCK_AFTER = Duration.ofSeconds(30);
     private final AtomicLong appended = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong parkings = new AtomicLong();
@@ -154,7 +164,8 @@ public final class PostgresOutbox implements Outbox {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM_DUE)) {
             s.setLong(1, owner);
             s.setLong(2, clock.nanoTime());
-            s.setInt(3, max);
+            s.setLong(3, STUCK_AFTER.toNanos());
+            s.setInt(4, max);
             List<Row> rows = rows(s);
             rows.sort(Comparator.comparingLong(Row::seq));
             return rows.stream().map(Row::entry).toList();

@@ -105,4 +105,17 @@ class RedisSecondLevelTest {
         assertThat(table.stats().errors()).isPositive();
         assertThat(redis.timeout()).isLessThanOrEqualTo(Duration.ofMillis(50));
     }
+
+    @Test
+    @DisplayName("a Redis that stalls costs a read its small budget, not the stall: the read goes to the store and the error is counted")
+    void aStalledRedisCostsTheBudgetNotTheStall() {
+        Order created = table.insert("cust", ITEMS, 100);
+        long readsBefore = store.reads();
+        try (LabRedis pauser = CacheUnderTest.redis().openRedis("l2pause")) {
+            pauser.commands().clientPause(500); // every client's commands wait half a second: 10 × the budget
+            assertThat(table.read(CTX, created.id())).isEqualTo(created);
+        }
+        assertThat(table.stats().errors()).as("the GET gave up after its budget").isPositive();
+        assertThat(store.reads()).as("the store answered").isEqualTo(readsBefore + 1);
+    }
 }

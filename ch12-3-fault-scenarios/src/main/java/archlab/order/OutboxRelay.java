@@ -165,7 +165,10 @@ public final class OutboxRelay {
     }
 
     // tag::attempt[]
-    /** One attempt: deliver, then record the outcome. Never throws. @return the entry's state afterwards */
+    /**
+     * One attempt: deliver, then record the outcome. Throws only when the outbox cannot record it (a database error):
+     * the entry stays IN_FLIGHT, and a PostgreSQL outbox claims it again later. @return the entry's state afterwards
+     */
     private Outbox.State attemptDelivery(Outbox.Entry entry) {
         try {
             notifier.notify(RequestContext.withTimeout(clock, settings.notifyTimeout()), entry.notification());

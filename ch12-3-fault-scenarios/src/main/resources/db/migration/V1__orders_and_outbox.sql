@@ -49,6 +49,7 @@ CREATE TABLE outbox (
     appended_nanos       bigint NOT NULL,
     retrying_since_nanos bigint NOT NULL,
     due_nanos            bigint NOT NULL,
+    claimed_nanos        bigint,            -- when its owner last claimed it (a row stuck IN_FLIGHT is claimed again)
     adopted              boolean NOT NULL DEFAULT false,
     last_error           text,
     redrives             integer NOT NULL DEFAULT 0

@@ -175,4 +175,19 @@ class PostgresStoreTest {
         assertThat(neighbour.outbox().recoverInFlight()).isEqualTo(1);
         assertThat(neighbour.outbox().claimDue(10)).hasSize(2);
     }
+
+    @Test
+    @DisplayName("a row left IN_FLIGHT by a live relay whose mark failed is claimed again after STUCK_AFTER, not before")
+    void aStuckRowIsClaimedAgain() {
+        archlab.loadgen.testing.FakeClock clock = new archlab.loadgen.testing.FakeClock();
+        PostgresOrderTable table = new PostgresOrderTable(database.dataSource(), clock);
+        Order p = paying(table);
+        table.commitPaid(p.markPaid(), Notification.orderPaid(p.id()));
+        assertThat(table.outbox().claimDue(10)).hasSize(1); // delivered, say, and then its mark failed
+
+        clock.advance(PostgresOutbox.STUCK_AFTER.minusMillis(1));
+        assertThat(table.outbox().claimDue(10)).as("still within its attempt's time").isEmpty();
+        clock.advance(java.time.Duration.ofMillis(1));
+        assertThat(table.outbox().claimDue(10)).extracting(Outbox.Entry::attempts).containsExactly(2);
+    }
 }
