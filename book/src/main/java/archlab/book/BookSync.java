@@ -68,6 +68,8 @@ public final class BookSync {
     private static final Pattern CLAIMS = Pattern.compile(
             "(?<open><!-- claims: (\\S+) -->\\n)(?<body>.*?)(?<close><!-- /claims -->)", Pattern.DOTALL);
     private static final Pattern HOLDS = Pattern.compile("<!-- holds: (.+?) -->");
+    /** An opening code or report marker: each must be followed by its fence, or nothing fills it and nothing checks it. */
+    private static final Pattern BLOCK_OPENING = Pattern.compile("(?<!`)<!-- (code|report): [^>]*-->(?!\\n```)");
     /** A sentence ends at one of these (or at the start of its line). */
     private static final Pattern SENTENCE_END = Pattern.compile("[。！？；]");
     private static final int MAX_SENTENCE = 160;
@@ -125,6 +127,11 @@ public final class BookSync {
             collect(chapter, text, VALUE, m -> ResultLookups.value(root, m.group(2), m.group(3), m.group(4)), problems);
             collect(chapter, text, CLAIMS, m -> claimsTable(m.group(2)), problems);
             checkHolds(chapter, text, problems);
+            Matcher bare = BLOCK_OPENING.matcher(text);
+            while (bare.find()) {
+                problems.add(chapter.getFileName() + ":" + line(text, bare.start()) + ": " + bare.group()
+                        + " has no fenced block under it (```…```, then its closing marker): nothing fills or checks it");
+            }
         }
         problems.addAll(FigureReferences.problems(chapters(), root.resolve("book/figures")));
         return problems;

@@ -100,6 +100,18 @@ class BookSyncTest {
     }
 
     @Test
+    @DisplayName("a code or report marker with no fenced block under it is reported: nothing would ever fill or check it")
+    void aMarkerWithoutItsFenceIsReported() throws Exception {
+        Files.writeString(root.resolve("book/12-w.md"), """
+                <!-- code: m/src/A.java#hot -->
+                <!-- /code -->
+                In a table, `<!-- code: path#tag -->` documents the marker and is not one.
+                """);
+        BookSync sync = new BookSync(root);
+        assertThat(sync.check()).singleElement().asString().contains("12-w.md:1").contains("no fenced block");
+    }
+
+    @Test
     @DisplayName("a value may select an array element by its fields instead of its index; a selection matching no element or two is reported")
     void valuesSelectArrayElements() throws Exception {
         Files.writeString(root.resolve("book/results/m/sweep.json"), """
