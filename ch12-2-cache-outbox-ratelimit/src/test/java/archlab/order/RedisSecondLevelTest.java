@@ -61,16 +61,18 @@ class RedisSecondLevelTest {
         assertThat(table.read(CTX, "ord-000001")).isNull();
         assertThat(store.reads()).as("the second answered by Redis").isEqualTo(1);
         Order created = table.insert("cust", ITEMS, 100);
+        table.changed(created.id()); // as the service does after every change
         assertThat(created.id()).isEqualTo("ord-000001");
         assertThat(table.read(CTX, "ord-000001")).isEqualTo(created);
     }
 
     @Test
-    @DisplayName("every write invalidates: a read after a claim sees PAYING, not the CREATED row Redis held")
+    @DisplayName("every change invalidates: a read after a claim and its changed() sees PAYING, not the CREATED row Redis held")
     void writesInvalidate() {
         Order created = table.insert("cust", ITEMS, 100);
         table.read(CTX, created.id());
         assertThat(table.update(created.markPaying(), OrderStatus.CREATED)).isTrue();
+        table.changed(created.id()); // as the service does after every change, outside its lock
         assertThat(table.read(CTX, created.id()).status()).isEqualTo(OrderStatus.PAYING);
     }
 
@@ -84,7 +86,9 @@ class RedisSecondLevelTest {
                 new Class<?>[]{OrderTable.class}, (proxy, method, args) -> {
                     Object answer = method.invoke(store, args);
                     if (method.getName().equals("read")) {
-                        self[0].update(((Order) answer).markPaying(), OrderStatus.CREATED); // the writer's INCR + DEL, now
+                        Order before = (Order) answer;
+                        self[0].update(before.markPaying(), OrderStatus.CREATED); // a writer's change, and then
+                        self[0].changed(before.id()); // its INCR + DEL, now
                     }
                     return answer;
                 });
@@ -102,6 +106,7 @@ class RedisSecondLevelTest {
         redis.close();
         assertThat(table.read(CTX, created.id())).isEqualTo(created);
         assertThat(table.update(created.markPaying(), OrderStatus.CREATED)).as("the write stands").isTrue();
+        table.changed(created.id());
         assertThat(table.stats().errors()).isPositive();
         assertThat(redis.timeout()).isLessThanOrEqualTo(Duration.ofMillis(50));
     }

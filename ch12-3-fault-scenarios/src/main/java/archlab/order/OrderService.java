@@ -351,6 +351,7 @@ public final class OrderService implements AutoCloseable {
     // end::commit[]
 
     private void invalidate(RequestContext ctx, String orderId) {
+        table.changed(orderId); // a second level first: an L1 miss after this must not refill from it
         if (cache != null) {
             try (Span s = ctx.span(CACHE_INVALIDATE)) {
                 cache.invalidate(orderId);

@@ -107,6 +107,14 @@ public interface OrderTable {
      */
     java.util.Optional<java.util.concurrent.locks.Lock> writeLock();
 
+    /**
+     * Told by the service after each change of {@code orderId}, once its write lock is released and before the change
+     * returns: a table with a cache in front of its store drops the entry there. Never under the lock — a cache call
+     * held under it would queue every change behind a round trip. Does nothing by default.
+     */
+    default void changed(String orderId) {
+    }
+
     /** @return the outbox {@link #commitPaid} appends to */
     Outbox outbox();
 

@@ -20,7 +20,8 @@ import java.util.concurrent.locks.Lock;
  * The order cache's second level, in Redis ({@code -Dlab.cache=redis}): an {@link OrderTable} in front of another, whose
  * {@link #read} answers from Redis when it can and fills Redis when it cannot — the article's recipe: the in-process
  * cache ({@link OrderCache}, L1) in front of Redis (L2) in front of the store, a jittered lifetime, a short one for
- * "no such order", and every write invalidating.
+ * "no such order", and every write invalidating ({@link #changed}, which the service calls after each change, outside
+ * its write lock).
  *
  * <p>The trap it avoids: the race every cache-aside second level has — a reader that read the row before a write puts
  * it back into Redis after the write's invalidation. Every entry has a generation every write raises
@@ -139,25 +140,17 @@ public final class RedisCachedOrderTable implements OrderTable {
 
     @Override
     public Order insert(String customerId, List<Item> items, long totalCents) {
-        Order order = store.insert(customerId, items, totalCents);
-        invalidate(order.id()); // a remembered "no such order" for this id must not outlive the create
-        return order;
+        return store.insert(customerId, items, totalCents); // the service's changed(id) drops a remembered "absent"
     }
 
     @Override
     public boolean update(Order next, OrderStatus expected) {
-        boolean updated = store.update(next, expected);
-        if (updated) {
-            invalidate(next.id());
-        }
-        return updated;
+        return store.update(next, expected);
     }
 
     @Override
     public Optional<Claim> claim(Order paying) {
-        Optional<Claim> claimed = store.claim(paying);
-        claimed.ifPresent(c -> invalidate(paying.id()));
-        return claimed;
+        return store.claim(paying);
     }
 
     @Override
@@ -167,11 +160,7 @@ public final class RedisCachedOrderTable implements OrderTable {
 
     @Override
     public boolean commitPaid(Order paid, Notification notification) {
-        boolean committed = store.commitPaid(paid, notification);
-        if (committed) {
-            invalidate(paid.id());
-        }
-        return committed;
+        return store.commitPaid(paid, notification);
     }
 
     @Override
@@ -199,8 +188,13 @@ public final class RedisCachedOrderTable implements OrderTable {
         return settings;
     }
 
-    /** Raises the order's generation and deletes its entry, in one script; a failure is counted, the write stands. */
-    void invalidate(String orderId) {
+    /**
+     * Raises the order's generation and deletes its entry, in one script; a failure is counted, the write stands. The
+     * service calls it after every change, outside its write lock (a fill that raced the change is refused either way:
+     * it saw the older generation).
+     */
+    @Override
+    public void changed(String orderId) {
         try {
             redis.invalidate(orderId, settings.ttl().multipliedBy(4));
         } catch (GenerationalCache.UnavailableException e) {
