@@ -48,12 +48,23 @@ checkpoints=ch12-1-baseline,ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios
 collect
 "${MVN[@]}" -pl "$checkpoints" test -Dscenarios=incident -Dlab.transport=http -Dlab.server.threads=virtual
 collect
-# on PostgreSQL, when the lab's server can be started: each checkpoint under the book's load, then ch12-3 killed ten times
+# on PostgreSQL, when the lab's server can be started: each checkpoint under the book's load, then ch12-3 killed ten times,
+# then (with Redis) the second level and the two-instance runs
 if bash .servers/postgres.sh start; then
   "${MVN[@]}" -pl "$checkpoints" test -Dbaseline -Dlab.store=postgres
   collect
   "${MVN[@]}" -pl ch12-3-fault-scenarios test -Dcrash -Dlab.store=postgres
   collect
+  # with Redis too, when its server can be started: the second level under the book's load, then the two-instance runs
+  if bash .servers/redis.sh start; then
+    "${MVN[@]}" -pl ch12-2-cache-outbox-ratelimit test -Dbaseline -Dlab.cache=redis
+    collect
+    "${MVN[@]}" -pl ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios test -Dinstances
+    collect
+    bash .servers/redis.sh stop
+  else
+    echo "Redis could not be started (see above): its saved results stay as they are" >&2
+  fi
   bash .servers/postgres.sh stop
 else
   echo "PostgreSQL could not be started (see above): its saved results stay as they are" >&2

@@ -106,7 +106,10 @@ public final class OrderService implements AutoCloseable {
         this.cache = settings.cache() == null ? null
                 : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
         this.payLimiter = settings.payLimit() == null ? null
-                : new RateLimiter("pay", settings.payLimit(), settings.clock());
+                : new RateLimiter("pay", settings.payLimit(), settings.clock(), settings.payBucket());
+        if (cache != null) { // another instance's change: drop this instance's copy too (when the table hears of it)
+            table.onChangedElsewhere(cache::invalidate);
+        }
         this.outbox = table.outbox();
         this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
                 settings.executor(), settings.relay());

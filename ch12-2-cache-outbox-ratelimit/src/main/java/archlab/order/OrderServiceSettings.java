@@ -25,6 +25,8 @@ import java.util.function.Consumer;
  * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
  * @param cache            the read cache, or {@code null} for none
  * @param payLimit         the token bucket in front of pay, or {@code null} for none
+ * @param payBucket        where that bucket lives when several instances share it (Redis), or {@code null}: in this
+ *                         instance's heap, its own quota
  * @param relay            the outbox relay's retry, back-off and batching
  */
 public record OrderServiceSettings(
@@ -33,6 +35,7 @@ public record OrderServiceSettings(
         LatencyModel tableReadLatency,
         OrderCache.Settings cache,
         RateLimiter.Settings payLimit,
+        RateLimiter.SharedBucket payBucket,
         OutboxRelay.Settings relay) {
 
     /**
@@ -44,7 +47,7 @@ public record OrderServiceSettings(
 
     /** The system clock, background work on daemon platform threads, the book's table, cache and limiter on. */
     public static final OrderServiceSettings DEFAULT = new OrderServiceSettings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
-            OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT);
+            OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, null, OutboxRelay.Settings.DEFAULT);
 
     /** @throws NullPointerException if a component that has no "none" is {@code null} */
     public OrderServiceSettings {
@@ -52,6 +55,9 @@ public record OrderServiceSettings(
         Objects.requireNonNull(executor, "executor");
         Objects.requireNonNull(tableReadLatency, "tableReadLatency");
         Objects.requireNonNull(relay, "relay");
+        if (payBucket != null && payLimit == null) {
+            throw new IllegalArgumentException("a shared pay bucket needs a pay limit (its rate and burst)");
+        }
     }
 
     public OrderServiceSettings withClock(NanoClock c) {
@@ -76,6 +82,11 @@ public record OrderServiceSettings(
         return with(d -> d.payLimit = l);
     }
 
+    /** @param b where the fleet's one pay bucket lives, or {@code null}: this instance's own bucket */
+    public OrderServiceSettings withPayBucket(RateLimiter.SharedBucket b) {
+        return with(d -> d.payBucket = b);
+    }
+
     public OrderServiceSettings withRelay(OutboxRelay.Settings r) {
         return with(d -> d.relay = r);
     }
@@ -94,6 +105,7 @@ public record OrderServiceSettings(
         LatencyModel tableReadLatency;
         OrderCache.Settings cache;
         RateLimiter.Settings payLimit;
+        RateLimiter.SharedBucket payBucket;
         OutboxRelay.Settings relay;
 
         Draft(OrderServiceSettings s) {
@@ -102,11 +114,12 @@ public record OrderServiceSettings(
             tableReadLatency = s.tableReadLatency;
             cache = s.cache;
             payLimit = s.payLimit;
+            payBucket = s.payBucket;
             relay = s.relay;
         }
 
         OrderServiceSettings build() {
-            return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, relay);
+            return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, payBucket, relay);
         }
     }
 }

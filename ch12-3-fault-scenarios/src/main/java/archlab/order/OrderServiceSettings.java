@@ -26,6 +26,8 @@ import java.util.function.Consumer;
  * @param tableReadLatency how long a get's table read takes ({@link LatencyModel#ZERO}: the book's table)
  * @param cache            the read cache, or {@code null} for none
  * @param payLimit         the token bucket in front of pay, or {@code null} for none
+ * @param payBucket        where that bucket lives when several instances share it (Redis), or {@code null}: in this
+ *                         instance's heap, its own quota
  * @param relay            the outbox relay's retry, back-off and batching
  * @param reserveRetry     attempts, backoff and per-call budget of the keyed reserve
  * @param chargeRetry      attempts, backoff and per-call budget of the keyed charge
@@ -41,6 +43,7 @@ public record OrderServiceSettings(
         LatencyModel tableReadLatency,
         OrderCache.Settings cache,
         RateLimiter.Settings payLimit,
+        RateLimiter.SharedBucket payBucket,
         OutboxRelay.Settings relay,
         RetryPolicy reserveRetry,
         RetryPolicy chargeRetry,
@@ -76,7 +79,7 @@ public record OrderServiceSettings(
      * the retries, breaker and reconciler above.
      */
     public static final OrderServiceSettings DEFAULT = new OrderServiceSettings(NanoClock.SYSTEM, BACKGROUND, LatencyModel.ZERO,
-            OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, OutboxRelay.Settings.DEFAULT,
+            OrderCache.Settings.DEFAULT, RateLimiter.Settings.DEFAULT, null, OutboxRelay.Settings.DEFAULT,
             RESERVE_RETRY, CHARGE_RETRY, PAYMENT_BREAKER, Reconciler.Settings.DEFAULT, RetryPolicy.Sleeper.REAL,
             null);
 
@@ -90,6 +93,9 @@ public record OrderServiceSettings(
         Objects.requireNonNull(chargeRetry, "chargeRetry");
         Objects.requireNonNull(reconciler, "reconciler");
         Objects.requireNonNull(sleeper, "sleeper");
+        if (payBucket != null && payLimit == null) {
+            throw new IllegalArgumentException("a shared pay bucket needs a pay limit (its rate and burst)");
+        }
     }
 
     public OrderServiceSettings withClock(NanoClock c) {
@@ -112,6 +118,11 @@ public record OrderServiceSettings(
     /** @param l the pay limit, or {@code null} for none */
     public OrderServiceSettings withPayLimit(RateLimiter.Settings l) {
         return with(d -> d.payLimit = l);
+    }
+
+    /** @param b where the fleet's one pay bucket lives, or {@code null}: this instance's own bucket */
+    public OrderServiceSettings withPayBucket(RateLimiter.SharedBucket b) {
+        return with(d -> d.payBucket = b);
     }
 
     public OrderServiceSettings withRelay(OutboxRelay.Settings r) {
@@ -157,6 +168,7 @@ public record OrderServiceSettings(
         LatencyModel tableReadLatency;
         OrderCache.Settings cache;
         RateLimiter.Settings payLimit;
+        RateLimiter.SharedBucket payBucket;
         OutboxRelay.Settings relay;
         RetryPolicy reserveRetry;
         RetryPolicy chargeRetry;
@@ -171,6 +183,7 @@ public record OrderServiceSettings(
             tableReadLatency = s.tableReadLatency;
             cache = s.cache;
             payLimit = s.payLimit;
+            payBucket = s.payBucket;
             relay = s.relay;
             reserveRetry = s.reserveRetry;
             chargeRetry = s.chargeRetry;
@@ -181,7 +194,7 @@ public record OrderServiceSettings(
         }
 
         OrderServiceSettings build() {
-            return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, relay,
+            return new OrderServiceSettings(clock, executor, tableReadLatency, cache, payLimit, payBucket, relay,
                     reserveRetry, chargeRetry, paymentBreaker, reconciler, sleeper, paymentBulkhead);
         }
     }

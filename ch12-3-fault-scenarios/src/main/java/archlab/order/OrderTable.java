@@ -115,6 +115,15 @@ public interface OrderTable {
     default void changed(String orderId) {
     }
 
+    /**
+     * Asks to be told of changes other instances of the service make ({@code listener} gets the order's id, on a
+     * thread of the table's), so that a cache in this instance's heap drops what another instance changed. A table that
+     * hears of no other instance does nothing — the default, and the naive fleet: each instance's first level then
+     * serves what another changed until the entry's lifetime ends.
+     */
+    default void onChangedElsewhere(java.util.function.Consumer<String> listener) {
+    }
+
     /** @return the outbox {@link #commitPaid} appends to */
     Outbox outbox();
 

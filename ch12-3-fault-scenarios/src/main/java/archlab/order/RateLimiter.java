@@ -4,8 +4,10 @@ import archlab.clock.NanoClock;
 import archlab.request.RequestContext;
 import archlab.trace.Span;
 import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
+import io.github.bucket4j.distributed.proxy.ProxyManager;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,10 +26,19 @@ import java.util.concurrent.atomic.LongAdder;
  * refuse work the service can do. The bucket is checked before anything else, so a refused pay reads no
  * order, takes no lock and calls no downstream.
  *
- * <p>Time comes from the injected {@link NanoClock} (Bucket4j's custom {@link TimeMeter}), so a test
- * advances a fake clock instead of sleeping.
+ * <p>One bucket per instance admits the quota once per instance: two instances behind a balancer admit twice what the
+ * provider allows. A fleet shares one bucket instead ({@link SharedBucket}: Bucket4j's proxy of a bucket kept in Redis,
+ * every take a compare-and-swap there). When the shared bucket cannot be reached the limiter <b>fails closed</b>: the
+ * pay is refused ({@link #unavailable()} counts it). The quota is the provider's, and an instance that cannot see the
+ * fleet's bucket cannot know it is within it; the cost is that pay depends on Redis, and a Redis outage refuses every
+ * pay until it is back.
  *
- * <p>Thread-safety: {@link #acquire} may be called from any number of threads (Bucket4j's lock-free bucket).
+ * <p>A bucket of the instance's own takes its time from the injected {@link NanoClock} (Bucket4j's custom
+ * {@link TimeMeter}), so a test advances a fake clock instead of sleeping; a shared one keeps the time of its proxy
+ * manager (the wall clock of each instance, by default).
+ *
+ * <p>Thread-safety: {@link #acquire} may be called from any number of threads (Bucket4j's lock-free bucket, or its
+ * proxy's compare-and-swap).
  */
 public final class RateLimiter {
 
@@ -50,11 +61,28 @@ public final class RateLimiter {
         }
     }
 
+    /**
+     * Where a fleet's one bucket lives.
+     *
+     * @param buckets the proxy manager of the store the bucket is in (Bucket4j's Redis integration)
+     * @param key     the bucket's key there: the same on every instance
+     */
+    public record SharedBucket(ProxyManager<String> buckets, String key) {
+        public SharedBucket {
+            Objects.requireNonNull(buckets, "buckets");
+            if (key == null || key.isBlank()) {
+                throw new IllegalArgumentException("key must not be blank, was '" + key + "'");
+            }
+        }
+    }
+
     private final String operation;
     private final Settings settings;
     private final Bucket bucket;
     private final LongAdder admitted = new LongAdder();
     private final LongAdder rejected = new LongAdder();
+    private final LongAdder unavailable = new LongAdder();
+    private final boolean shared;
 
     /**
      * @param operation the limited operation's name, for the error message, e.g. "pay"
@@ -62,6 +90,16 @@ public final class RateLimiter {
      * @param clock     the bucket's time, nanoseconds
      */
     public RateLimiter(String operation, Settings settings, NanoClock clock) {
+        this(operation, settings, clock, null);
+    }
+
+    /**
+     * @param operation the limited operation's name, for the error message, e.g. "pay"
+     * @param settings  rate and burst; the bucket starts full (a shared one: when the first instance takes from it)
+     * @param clock     a local bucket's time, nanoseconds (a shared one keeps the time of its proxy manager)
+     * @param shared    the fleet's bucket, or {@code null} for one of this instance's own
+     */
+    public RateLimiter(String operation, Settings settings, NanoClock clock, SharedBucket shared) {
         this.operation = Objects.requireNonNull(operation, "operation");
         this.settings = Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(clock, "clock");
@@ -76,10 +114,15 @@ public final class RateLimiter {
                 return false;
             }
         };
-        this.bucket = Bucket.builder()
-                .addLimit(limit -> limit.capacity(settings.burst()).refillGreedy(settings.ratePerSecond(), Duration.ofSeconds(1)))
-                .withCustomTimePrecision(time)
-                .build();
+        this.shared = shared != null;
+        this.bucket = shared != null
+                ? shared.buckets().builder().build(shared.key(), () -> BucketConfiguration.builder()
+                        .addLimit(limit -> limit.capacity(settings.burst()).refillGreedy(settings.ratePerSecond(), Duration.ofSeconds(1)))
+                        .build())
+                : Bucket.builder()
+                        .addLimit(limit -> limit.capacity(settings.burst()).refillGreedy(settings.ratePerSecond(), Duration.ofSeconds(1)))
+                        .withCustomTimePrecision(time)
+                        .build();
     }
 
     /**
@@ -92,6 +135,10 @@ public final class RateLimiter {
         ConsumptionProbe probe;
         try (Span s = ctx.span(OrderService.LIMITER)) {
             probe = bucket.tryConsumeAndReturnRemaining(1);
+        } catch (RuntimeException bucketUnreachable) { // a shared bucket's store failed or timed out: fail closed
+            unavailable.increment();
+            rejected.increment();
+            throw new RateLimitedException(operation, settings.ratePerSecond(), settings.burst(), UNAVAILABLE_RETRY);
         }
         if (probe.isConsumed()) {
             admitted.increment();
@@ -102,6 +149,19 @@ public final class RateLimiter {
                 Duration.ofNanos(probe.getNanosToWaitForRefill()));
     }
     // end::acquire[]
+
+    /** How long a pay refused for an unreachable shared bucket is told to wait. */
+    static final Duration UNAVAILABLE_RETRY = Duration.ofSeconds(1);
+
+    /** @return calls refused because the shared bucket could not be reached (part of {@link #rejected()}) */
+    public long unavailable() {
+        return unavailable.sum();
+    }
+
+    /** @return whether the bucket is the fleet's ({@link SharedBucket}) rather than this instance's */
+    public boolean shared() {
+        return shared;
+    }
 
     /** @return calls that got a token */
     public long admitted() {

@@ -46,14 +46,22 @@ public final class RedisCachedOrderTable implements OrderTable {
      * @param jitter      the lifetime's spread, a fraction in [0, 1): each lifetime is drawn from
      *                    [ttl × (1 − jitter), ttl × (1 + jitter))
      * @param negativeTtl how long "no such order" is remembered; positive and short
+     * @param broadcast   whether the other instances' changes reach this instance's first level
+     *                    ({@link #onChangedElsewhere}, Redis pub/sub), or only its own do (the naive fleet)
      */
-    public record Settings(Duration ttl, double jitter, Duration negativeTtl) {
+    public record Settings(Duration ttl, double jitter, Duration negativeTtl, boolean broadcast) {
 
         /**
          * 30 s ± 20 %, "absent" for 1 s: the lab's choice (the article gives its local cache 5 s and says nothing of
-         * Redis's). Longer than L1's 5 s, so an order another instance loaded, or this one evicted, is still there.
+         * Redis's). Longer than L1's 5 s, so an order another instance loaded, or this one evicted, is still there. No
+         * broadcast: one instance hears its own changes (a fleet turns it on, {@link #withBroadcast}).
          */
-        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(30), 0.2, Duration.ofSeconds(1));
+        public static final Settings DEFAULT = new Settings(Duration.ofSeconds(30), 0.2, Duration.ofSeconds(1), false);
+
+        /** @return these lifetimes, with or without the other instances' changes reaching the first level */
+        public Settings withBroadcast(boolean b) {
+            return new Settings(ttl, jitter, negativeTtl, b);
+        }
 
         public Settings {
             if (ttl == null || ttl.isNegative() || ttl.isZero()) {
@@ -132,6 +140,27 @@ public final class RedisCachedOrderTable implements OrderTable {
         return order;
     }
     // end::read[]
+
+    /**
+     * With {@link Settings#broadcast()}: subscribes {@code listener} to every invalidation published on the fixture's
+     * prefix, this instance's own included (dropping an entry twice is harmless). Redis delivers each message once, to
+     * the subscribers connected then: a message missed while the subscription's connection is broken leaves the first
+     * level's copy until its own lifetime ends.
+     *
+     * @throws IllegalStateException when the subscription cannot be made: an instance told to hear the others' changes
+     *                               must not serve as if it did
+     */
+    @Override
+    public void onChangedElsewhere(java.util.function.Consumer<String> listener) {
+        if (!settings.broadcast()) {
+            return;
+        }
+        try {
+            redis.onInvalidated(listener);
+        } catch (GenerationalCache.UnavailableException e) {
+            throw new IllegalStateException("broadcast invalidation asked for, but " + e.getMessage(), e);
+        }
+    }
 
     @Override
     public Order current(String orderId) {

@@ -30,6 +30,16 @@ public record Downstream(InventoryStub inventory, PaymentsStub payments, Notifie
                 new NotifierStub(settings.notifyBehaviour()));
     }
 
+    /** @return fresh stubs behaving as {@code settings} say, the payment provider refusing calls beyond {@code quota} */
+    public static Downstream create(DownstreamSettings settings, PaymentsStub.Quota quota) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(quota, "quota");
+        return new Downstream(
+                new InventoryStub(settings.inventoryBehaviour()),
+                new PaymentsStub(settings.paymentBehaviour(), settings.paymentLostReplies(), null, quota),
+                new NotifierStub(settings.notifyBehaviour()));
+    }
+
     /** @return fresh stubs with zero latency and no faults ({@link DownstreamSettings#INSTANT}): for unit tests */
     public static Downstream instant() {
         return create(DownstreamSettings.INSTANT);

@@ -1,6 +1,8 @@
 package archlab.downstream;
 
 import archlab.request.RequestContext;
+import io.github.bucket4j.Bucket;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,6 +17,9 @@ import java.util.concurrent.atomic.LongAdder;
  * <ol>
  *   <li>it is numbered and counted;</li>
  *   <li>deadline already passed: {@link DownstreamTimeoutException}, nothing charged;</li>
+ *   <li>a provider with a {@link Quota}: a call beyond it is refused ({@link PaymentDeclinedException} saying so),
+ *       nothing charged, and the key remembers nothing (a retry later may charge) &mdash; what a real provider's 429
+ *       does to a fleet whose token buckets together admit more than the quota;</li>
  *   <li>idempotency check: a key seen before for the same order and amount replays its first answer &mdash; the
  *       first charge ({@code replayed = true}, nothing charged), or the first decline
  *       ({@link PaymentDeclinedException} again, nothing charged); a key reused for another order or amount throws
@@ -29,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  *   <li>the result is returned.</li>
  * </ol>
  *
- * <p>The trap step 3 avoids: deciding a decline before looking the key up. A retry of a charge whose reply was lost
+ * <p>The trap step 4 avoids: deciding a decline before looking the key up. A retry of a charge whose reply was lost
  * would then be "declined" although the money moved, and a caller that believed the last answer would tell the
  * customer "declined" about money it had taken. A provider with idempotency keys answers a repeated request with its
  * first answer, whatever it would decide about a new one.
@@ -66,6 +71,24 @@ public final class PaymentsStub implements Payments {
     private final LongAdder declinesReplayed = new LongAdder();
     private final LongAdder repliesLost = new LongAdder();
     private final ConnectionPool pool;
+    private final Bucket quota;
+    private final Quota quotaSettings;
+    private final LongAdder overQuota = new LongAdder();
+
+    /**
+     * The provider's quota: at most {@code chargesPerSecond} calls a second, refilled greedily, bursts of {@code burst}.
+     *
+     * @param chargesPerSecond at least 1
+     * @param burst            at least 1
+     */
+    public record Quota(long chargesPerSecond, long burst) {
+        public Quota {
+            if (chargesPerSecond < 1 || burst < 1) {
+                throw new IllegalArgumentException("chargesPerSecond and burst must be at least 1, were " + chargesPerSecond
+                        + " and " + burst);
+            }
+        }
+    }
 
     /**
      * @param behaviour   latency of the replies; its {@code errors} are the declines
@@ -82,7 +105,21 @@ public final class PaymentsStub implements Payments {
      * @param pool the connections to the provider; {@code null} for as many calls at once as arrive
      */
     public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.Settings pool) {
+        this(behaviour, lostReplies, pool, null);
+    }
+
+    /**
+     * A provider with a quota (step 3): calls beyond {@code quota} are refused before anything else.
+     *
+     * @param pool  the connections to the provider; {@code null} for as many calls at once as arrive
+     * @param quota the provider's quota; {@code null} for none
+     */
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.Settings pool, Quota quota) {
         Objects.requireNonNull(behaviour, "behaviour");
+        this.quotaSettings = quota;
+        this.quota = quota == null ? null : Bucket.builder()
+                .addLimit(l -> l.capacity(quota.burst()).refillGreedy(quota.chargesPerSecond(), Duration.ofSeconds(1)))
+                .build();
         this.declines = behaviour.errors();
         this.lostReplies = Objects.requireNonNull(lostReplies, "lostReplies");
         this.calls = new SimulatedCalls(NAME, behaviour.latency());
@@ -103,6 +140,12 @@ public final class PaymentsStub implements Payments {
 
     private ChargeResult chargeHoldingAConnection(RequestContext ctx, ChargeRequest request) {
         long callIndex = calls.arrive(ctx);
+        if (quota != null && !quota.tryConsume(1)) {
+            overQuota.increment();
+            calls.countInjectedError();
+            throw new PaymentDeclinedException(NAME, callIndex, "over the provider's quota of "
+                    + quotaSettings.chargesPerSecond() + " charges/s (call " + callIndex + "): nothing charged");
+        }
         ChargeResult result = answer(request, callIndex);
         calls.replyDelay(ctx, callIndex);
         if (lostReplies.failsCall(callIndex)) {
@@ -114,7 +157,7 @@ public final class PaymentsStub implements Payments {
         return result;
     }
 
-    /** Steps 3 to 5: the key's first answer replayed, or a new decline, or a new charge. */
+    /** Steps 4 to 6: the key's first answer replayed, or a new decline, or a new charge. */
     private ChargeResult answer(ChargeRequest request, long callIndex) {
         String key = request.idempotencyKey();
         if (key == null) {
@@ -181,6 +224,16 @@ public final class PaymentsStub implements Payments {
     /** @return of {@link #declines()}, those that replayed an earlier decline of the same idempotency key */
     public long declinesReplayed() {
         return declinesReplayed.sum();
+    }
+
+    /** @return calls refused over the provider's {@link Quota} (nothing charged); part of {@link StubCounters#injectedErrors()} */
+    public long refusedOverQuota() {
+        return overQuota.sum();
+    }
+
+    /** @return the provider's quota, if it has one */
+    public Optional<Quota> quota() {
+        return Optional.ofNullable(quotaSettings);
     }
 
     /** @return calls whose reply was lost after the charge; part of {@link StubCounters#injectedErrors()} */

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code POST /orders} with {@code {"customer": "cust"}} → 201 {@code {"id": "..."}} (the port creates the book's
  *       order, one item, for the book's customer: any other customer is a 400);</li>
- *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "..."}};</li>
+ *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "..."}}, with {@code "status": "PAID"} (etc.) when the port says
+ *       it ({@link OrderTarget#status});</li>
  *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}};</li>
  *   <li>{@code GET }{@value #NOOP_PATH} → 204, no body, no deadline needed: the server's own cost of a request, for
  *       measuring a load generator against the peer ({@code archlab.run.GeneratorCapacity}); the port is not called.</li>
@@ -92,8 +93,8 @@ final class OrderServlet extends HttpServlet {
             } else if ((m = ORDER.matcher(path)).matches()) {
                 allow(method, "GET");
                 RequestContext ctx = context(req);
-                target.get(ctx, m.group(1));
-                write(resp, 200, Map.of("id", m.group(1)));
+                java.util.Optional<String> status = target.status(ctx, m.group(1));
+                write(resp, 200, status.isEmpty() ? Map.of("id", m.group(1)) : Map.of("id", m.group(1), "status", status.get()));
             } else if ((m = PAY.matcher(path)).matches()) {
                 allow(method, "POST");
                 RequestContext ctx = context(req);

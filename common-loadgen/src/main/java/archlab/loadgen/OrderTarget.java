@@ -15,6 +15,17 @@ public interface OrderTarget {
     /** Reads order {@code orderId}. */
     void get(RequestContext ctx, String orderId) throws Exception;
 
+    /**
+     * Reads order {@code orderId} and says its status as the service spells it ({@code CREATED}, {@code PAYING},
+     * {@code PAID}), for a client that compares what it reads with what it was answered before (the stale reads of two
+     * instances, {@code archlab.fleet}). A target that does not say — the default — reads with {@link #get} and
+     * returns empty; the HTTP front then answers the id alone, as it always did.
+     */
+    default java.util.Optional<String> status(RequestContext ctx, String orderId) throws Exception {
+        get(ctx, orderId);
+        return java.util.Optional.empty();
+    }
+
     /** Pays order {@code orderId}. */
     void pay(RequestContext ctx, String orderId) throws Exception;
 }

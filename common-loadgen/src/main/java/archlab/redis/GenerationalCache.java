@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * What a checkpoint's second-level cache may do with Redis, and nothing more: string entries under one fixture's key
@@ -20,6 +21,12 @@ import java.util.Optional;
  * round trip ({@code MGET}), and {@link #fillIfUnchanged} writes only if the generation is still the one it saw (a
  * script: compare, then {@code SET … PX}); {@link #invalidate} raises the generation and deletes the entry in one
  * script.
+ *
+ * <p>Every invalidation is also published, in the same script, on the prefix's channel ({@code <prefix>changed}, the
+ * key as the message): a service with a first level in its own heap that runs as several instances
+ * {@link #onInvalidated subscribes} to drop its copy when another instance changed the row. Redis's pub/sub delivers at
+ * most once and only to subscribers connected at the time: a message lost to a broken connection leaves that copy until
+ * its own lifetime ends.
  *
  * <p>Every call has the connection's timeout ({@link #timeout()}); a call that fails or times out throws
  * {@link UnavailableException}: Redis is a cache, and its caller decides what to do without it.
@@ -49,17 +56,28 @@ public final class GenerationalCache {
             if g == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) return 1 end
             return 0""";
     // KEYS[1] the entry, KEYS[2] the generation; ARGV[1] the generation's lifetime in ms
+    // ARGV[2] the key published, ARGV[3] the channel (not a key: a channel names no data)
     private static final String INVALIDATE = """
             redis.call('INCR', KEYS[2])
             redis.call('PEXPIRE', KEYS[2], ARGV[1])
-            return redis.call('DEL', KEYS[1])""";
+            local deleted = redis.call('DEL', KEYS[1])
+            redis.call('PUBLISH', ARGV[3], ARGV[2])
+            return deleted""";
+
+    /** Subscribes a listener to a channel; closing what it returns unsubscribes. */
+    @FunctionalInterface
+    interface Subscriber {
+        AutoCloseable subscribe(String channel, Consumer<String> listener);
+    }
 
     private final RedisCommands<String, String> redis;
     private final String prefix;
     private final Duration timeout;
     private final String url;
+    private final Subscriber subscriber;
 
-    GenerationalCache(RedisCommands<String, String> redis, String prefix, Duration timeout, String url) {
+    GenerationalCache(RedisCommands<String, String> redis, String prefix, Duration timeout, String url, Subscriber subscriber) {
+        this.subscriber = Objects.requireNonNull(subscriber, "subscriber");
         this.redis = Objects.requireNonNull(redis, "redis");
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
@@ -102,9 +120,24 @@ public final class GenerationalCache {
     public void invalidate(String key, Duration generationTtl) {
         try {
             redis.eval(INVALIDATE, ScriptOutputType.INTEGER, new String[]{entry(key), generation(key)},
-                    Long.toString(Math.max(1, generationTtl.toMillis())));
+                    Long.toString(Math.max(1, generationTtl.toMillis())), key, channel());
         } catch (RuntimeException e) { // RedisException, or the client's own state (closed)
             throw new UnavailableException("Redis invalidation of " + key + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Calls {@code listener} with the key of every invalidation published from now on, by any instance on this prefix
+     * (this one's too), on Lettuce's event thread: it must be quick. Closing what it returns stops it.
+     *
+     * @throws UnavailableException when the subscription cannot be made
+     */
+    public AutoCloseable onInvalidated(Consumer<String> listener) {
+        Objects.requireNonNull(listener, "listener");
+        try {
+            return subscriber.subscribe(channel(), listener);
+        } catch (RuntimeException e) {
+            throw new UnavailableException("Redis subscription to " + channel() + " failed: " + e.getMessage(), e);
         }
     }
 
@@ -120,6 +153,10 @@ public final class GenerationalCache {
 
     private String entry(String key) {
         return prefix + "v:" + key;
+    }
+
+    private String channel() {
+        return prefix + "changed";
     }
 
     private String generation(String key) {

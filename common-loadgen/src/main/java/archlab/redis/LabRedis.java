@@ -7,6 +7,11 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Pattern;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -18,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One fixture's Redis ({@code -Dlab.cache=redis}): a Lettuce connection to the lab's server and a key prefix of its own,
  * {@code lab:<label>:<hex>:}, so that no two runs — nor two test classes — ever read each other's entries.
- * {@link #close()} deletes the prefix's keys and shuts the client down.
+ * {@link #close()} deletes the prefix's keys and shuts the client down. A fleet's instances share one prefix: the
+ * runner {@link #open}s it, each instance {@link #attach}es to it, and only the runner's close deletes its keys.
  *
  * <p>Every command on {@link #commands()} gives up after {@link #timeout()} (Lettuce's command timeout,
  * {@code RedisCommandTimeoutException}): a cache call has a budget of its own, small beside the request's, so a Redis that
@@ -37,9 +43,16 @@ public final class LabRedis implements AutoCloseable {
     private final RedisClient client;
     private final StatefulRedisConnection<String, String> connection;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final boolean ownsKeys;
+    /** Connections opened beside the main one (pub/sub, other codecs): closed with it. */
+    private final List<AutoCloseable> others = new CopyOnWriteArrayList<>();
+
+    /** What a prefix handed to {@link #attach} must look like: one {@link #open} made. */
+    private static final Pattern PREFIX = Pattern.compile("lab:([a-z0-9_]+:)?[0-9a-f]{8}:");
 
     private LabRedis(String url, String prefix, Duration timeout, RedisClient client,
-                     StatefulRedisConnection<String, String> connection) {
+                     StatefulRedisConnection<String, String> connection, boolean ownsKeys) {
+        this.ownsKeys = ownsKeys;
         this.url = url;
         this.prefix = prefix;
         this.timeout = timeout;
@@ -56,6 +69,25 @@ public final class LabRedis implements AutoCloseable {
      * @throws IllegalStateException when the server cannot be reached (nothing is left open)
      */
     public static LabRedis open(String url, String label, Duration timeout) {
+        return connect(url, prefixOf(label), timeout, true);
+    }
+
+    /**
+     * Connects to {@code url} with the prefix another fixture {@link #open}ed (one instance of a fleet): its
+     * {@link #close()} leaves the keys, which are the opener's to delete.
+     *
+     * @param prefix a prefix {@link #prefix()} returned, {@code lab:<label>:<hex>:}
+     * @throws IllegalArgumentException when {@code prefix} is not one
+     * @throws IllegalStateException    when the server cannot be reached (nothing is left open)
+     */
+    public static LabRedis attach(String url, String prefix, Duration timeout) {
+        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("not a lab prefix (lab:<label>:<8 hex>:): '" + prefix + "'");
+        }
+        return connect(url, prefix, timeout, false);
+    }
+
+    private static LabRedis connect(String url, String prefix, Duration timeout, boolean ownsKeys) {
         Objects.requireNonNull(url, "url");
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
@@ -64,7 +96,7 @@ public final class LabRedis implements AutoCloseable {
         try {
             StatefulRedisConnection<String, String> connection = client.connect();
             connection.setTimeout(timeout);
-            return new LabRedis(url, prefixOf(label), timeout, client, connection);
+            return new LabRedis(url, prefix, timeout, client, connection, ownsKeys);
         } catch (RuntimeException e) {
             shutdown(client);
             throw new IllegalStateException("could not connect to Redis at " + url + ": " + e.getMessage(), e);
@@ -92,7 +124,55 @@ public final class LabRedis implements AutoCloseable {
 
     /** @return what a service's second-level cache may do with this fixture's keys, and nothing more */
     public GenerationalCache generationalCache() {
-        return new GenerationalCache(connection.sync(), prefix, timeout, url);
+        return new GenerationalCache(connection.sync(), prefix, timeout, url, this::subscribe);
+    }
+
+    /**
+     * Another connection to the same server, with {@code codec} and the same command timeout (a library's own, e.g.
+     * Bucket4j's proxy manager, which wants {@code byte[]} values); closed with this fixture.
+     */
+    public <K, V> StatefulRedisConnection<K, V> connection(RedisCodec<K, V> codec) {
+        StatefulRedisConnection<K, V> c = client.connect(codec);
+        c.setTimeout(timeout);
+        others.add(c::close);
+        return c;
+    }
+
+    /**
+     * Subscribes {@code listener} to {@code channel} on a pub/sub connection of its own; closing it unsubscribes. The
+     * messages are handed, in order, to a daemon thread of the subscription's own: a listener that blocks (a cache's
+     * invalidation waits for a load of the same key, which may wait for Redis) never holds Lettuce's event loop.
+     */
+    AutoCloseable subscribe(String channel, java.util.function.Consumer<String> listener) {
+        java.util.concurrent.ExecutorService handler = java.util.concurrent.Executors.newSingleThreadExecutor(
+                Thread.ofPlatform().daemon().name("redis-sub-" + channel).factory());
+        StatefulRedisPubSubConnection<String, String> c = null;
+        try {
+            c = client.connectPubSub();
+            c.setTimeout(timeout);
+            c.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+                @Override
+                public void message(String ch, String message) {
+                    if (channel.equals(ch)) {
+                        handler.execute(() -> listener.accept(message));
+                    }
+                }
+            });
+            c.sync().subscribe(channel);
+        } catch (RuntimeException e) {
+            if (c != null) {
+                c.close();
+            }
+            handler.shutdownNow();
+            throw e;
+        }
+        StatefulRedisPubSubConnection<String, String> subscribed = c;
+        AutoCloseable close = () -> {
+            subscribed.close();
+            handler.shutdownNow();
+        };
+        others.add(close);
+        return close;
     }
 
     /** @return the commands, each on {@link #timeout()} */
@@ -115,13 +195,26 @@ public final class LabRedis implements AutoCloseable {
         return url;
     }
 
-    /** Deletes the prefix's keys (SCAN, then DEL in batches) and shuts the client down; later calls do nothing. */
+    /**
+     * Closes the other connections, deletes the prefix's keys (SCAN, then DEL in batches) unless this fixture
+     * {@link #attach}ed to another's, and shuts the client down; later calls do nothing.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        for (AutoCloseable other : others) {
+            try {
+                other.close();
+            } catch (Exception e) {
+                // closing a connection to a server that is gone: nothing more to do
+            }
+        }
         try {
+            if (!ownsKeys) {
+                return; // the opener's keys
+            }
             RedisCommands<String, String> c = connection.sync();
             ScanCursor cursor = ScanCursor.INITIAL;
             do {
