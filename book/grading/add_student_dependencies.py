@@ -6,7 +6,7 @@ Only <dependencies> is read from the student's POM, and only libraries a service
 from it: those of the lab's own dependencyManagement that the checkpoints' main code uses (ALLOWED). A dependency is
 matched by groupId:artifactId; one the lab already has keeps the lab's version and scope; a new one is added with
 the lab's managed version, compile scope and nothing else of the student's entry (no version, type, classifier,
-systemPath or exclusions). Any other dependency refuses the submission (exit 3): a library from anywhere could carry a
+systemPath or exclusions). A test-scoped dependency is left out, whatever it is: only the student's src/main is graded. Any other dependency refuses the submission (exit 3): a library from anywhere could carry a
 class named like the grader's, an annotation processor, or a JUnit extension that runs before the claims.
 Prints what it added.
 """
@@ -42,8 +42,12 @@ def main(student_pom, lab_pom):
     have = deps(lab)
     added, refused = [], []
     container = lab.find("m:dependencies", NS)
+    skipped = []
     for key, d in deps(student).items():
         if key in have or key[0] in IGNORED_GROUPS:
+            continue
+        if d.findtext("m:scope", "", NS).strip() == "test":
+            skipped.append(":".join(key))  # only src/main is graded: a test library of the student's never reaches it
             continue
         if key not in ALLOWED:
             refused.append(":".join(key))
@@ -58,6 +62,8 @@ def main(student_pom, lab_pom):
         sys.exit(3)
     lab_tree.write(lab_pom, encoding="UTF-8", xml_declaration=True)
     print("dependencies added from the student's POM: " + (", ".join(added) if added else "none"))
+    if skipped:
+        print("test-scoped, not added (only src/main is graded): " + ", ".join(skipped))
 
 
 if __name__ == "__main__":

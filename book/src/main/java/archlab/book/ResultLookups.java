@@ -39,20 +39,108 @@ final class ResultLookups {
     private ResultLookups() {
     }
 
+    /** The longest line a chapter shows inside a code fence, in characters: a printed page holds no more. */
+    static final int WIDEST_FENCED_LINE = 200;
+    /** What a marker's regex may end with to keep only some columns of a Markdown table: {@code  columns: a,b,c}. */
+    private static final String COLUMNS = " columns: ";
+
     /**
-     * The lines of {@code <root>/book/results/<file>} matching {@code regex}, each ending in a newline.
+     * The lines of {@code <root>/book/results/<file>} matching {@code regex}, each ending in a newline, none longer than
+     * {@value #WIDEST_FENCED_LINE} characters: a longer line is wrapped at spaces, its continuations indented by four.
+     * A regex that ends in {@code " columns: a,b,c"} selects lines of a Markdown table — its header among them — and keeps
+     * the named columns only, in that order (a table too wide for a page, narrowed; the whole one stays in its file).
      *
-     * @throws IllegalArgumentException if no line matches
+     * @throws IllegalArgumentException if no line matches, a named column is not in the header, or a table row is still
+     *                                  too wide to show
      */
     static String reportLines(Path root, String file, String regex) {
+        List<String> columns = null;
+        int cut = regex.lastIndexOf(COLUMNS);
+        if (cut >= 0) {
+            columns = java.util.Arrays.stream(regex.substring(cut + COLUMNS.length()).split(",")).map(String::strip).toList();
+            regex = regex.substring(0, cut);
+        }
         Pattern p = Pattern.compile(regex);
-        StringBuilder sb = new StringBuilder();
-        read(root.resolve("book/results").resolve(file)).lines().filter(l -> p.matcher(l).find())
-                .forEach(l -> sb.append(l).append('\n'));
-        if (sb.isEmpty()) {
+        List<String> lines = read(root.resolve("book/results").resolve(file)).lines().filter(l -> p.matcher(l).find()).toList();
+        if (lines.isEmpty()) {
             throw new IllegalArgumentException("no line of book/results/" + file + " matches " + regex);
         }
+        if (columns != null) {
+            lines = narrowed(lines, columns, file);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String l : lines) {
+            if (l.codePointCount(0, l.length()) > WIDEST_FENCED_LINE && l.startsWith("|")) {
+                throw new IllegalArgumentException("a table row of book/results/" + file + " is wider than "
+                        + WIDEST_FENCED_LINE + " characters: keep fewer columns (\"" + COLUMNS.strip() + " a,b,c\")");
+            }
+            wrapped(l).forEach(w -> sb.append(w).append('\n'));
+        }
         return sb.toString();
+    }
+
+    /** The rows of a Markdown table with only {@code columns}; the header is the first row that names them all. */
+    private static List<String> narrowed(List<String> rows, List<String> columns, String file) {
+        List<String> header = null;
+        for (String row : rows) {
+            List<String> cells = cells(row);
+            if (cells.containsAll(columns)) {
+                header = cells;
+                break;
+            }
+        }
+        if (header == null) {
+            throw new IllegalArgumentException("no selected line of book/results/" + file + " is a table header naming "
+                    + columns);
+        }
+        List<Integer> keep = new ArrayList<>();
+        for (String c : columns) {
+            keep.add(header.indexOf(c));
+        }
+        List<String> out = new ArrayList<>();
+        for (String row : rows) {
+            List<String> cells = cells(row);
+            StringBuilder sb = new StringBuilder("|");
+            for (int i : keep) {
+                sb.append(' ').append(i < cells.size() ? cells.get(i) : "").append(" |");
+            }
+            out.add(sb.toString());
+        }
+        return out;
+    }
+
+    private static List<String> cells(String row) {
+        String inner = row.strip();
+        if (inner.startsWith("|")) {
+            inner = inner.substring(1);
+        }
+        if (inner.endsWith("|")) {
+            inner = inner.substring(0, inner.length() - 1);
+        }
+        List<String> cells = new ArrayList<>();
+        for (String c : inner.split("\\|", -1)) {
+            cells.add(c.strip());
+        }
+        return cells;
+    }
+
+    /** {@code line}, wrapped at spaces into pieces of at most {@value #WIDEST_FENCED_LINE} characters, continuations indented. */
+    static List<String> wrapped(String line) {
+        List<String> out = new ArrayList<>();
+        String rest = line;
+        String indent = "";
+        while (rest.codePointCount(0, rest.length()) + indent.length() > WIDEST_FENCED_LINE) {
+            int limit = rest.offsetByCodePoints(0, WIDEST_FENCED_LINE - indent.length());
+            int at = rest.lastIndexOf(' ', limit);
+            if (at <= 0) {
+                break; // one word wider than a line: kept whole (the width check names it)
+            }
+            out.add(indent + rest.substring(0, at));
+            rest = rest.substring(at + 1);
+            indent = "    ";
+        }
+        out.add(indent + rest);
+        return out;
     }
 
     /**

@@ -15,11 +15,15 @@ import archlab.request.RequestRejectedException;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.Workload;
 import archlab.loadgen.testing.FakeClock;
+import io.github.bucket4j.BucketConfiguration;
+import io.github.bucket4j.distributed.proxy.ProxyManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.mockito.Mockito;
 
 /** The token bucket in front of pay: refuses at once, says how long to wait, admits again after that wait. */
 class RateLimiterTest {
@@ -133,5 +137,43 @@ class RateLimiterTest {
     void settingsAreValidated() {
         assertThatThrownBy(() -> new RateLimiter.Settings(0, 1)).hasMessageContaining("ratePerSecond");
         assertThatThrownBy(() -> new RateLimiter.Settings(1, 0)).hasMessageContaining("burst");
+    }
+
+    @Test
+    @DisplayName("a fleet's shared bucket that cannot be reached fails closed: the pay is refused at once, nothing read, changed or called, and counted as unavailable")
+    @SuppressWarnings("unchecked")
+    void anUnreachableSharedBucketFailsClosed() {
+        ProxyManager<String> buckets = Mockito.mock(ProxyManager.class, Mockito.RETURNS_DEEP_STUBS);
+        Mockito.when(buckets.builder().build(Mockito.eq("fleet:pay"), Mockito.<Supplier<BucketConfiguration>>any())
+                .tryConsumeAndReturnRemaining(1)).thenThrow(new IllegalStateException("Redis did not answer in 50 ms"));
+        OrderService service = new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
+                OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run)
+                        .withPayLimit(new RateLimiter.Settings(50, 10))
+                        .withPayBucket(new RateLimiter.SharedBucket(buckets, "fleet:pay")));
+        Order order = service.create(CTX, "cust", ONE_ITEM);
+
+        RateLimitedException refused = catchThrowableOfType(RateLimitedException.class, () -> service.pay(CTX, order.id()));
+
+        assertThat(refused.retryAfter()).isEqualTo(RateLimiter.UNAVAILABLE_RETRY);
+        assertThat(service.payLimiter()).hasValueSatisfying(l -> {
+            assertThat(l.shared()).isTrue();
+            assertThat(l.unavailable()).isEqualTo(1);
+            assertThat(l.rejected()).isEqualTo(1);
+            assertThat(l.admitted()).isZero();
+        });
+        assertThat(inventory.counters().calls()).as("inventory calls").isZero();
+        assertThat(payments.counters().calls()).as("payment calls").isZero();
+        assertThat(service.get(CTX, order.id()).status()).isEqualTo(OrderStatus.CREATED);
+    }
+
+    @Test
+    @DisplayName("a shared bucket needs a pay limit: settings with a bucket and no limit are refused, naming both")
+    void aSharedBucketNeedsAPayLimit() {
+        @SuppressWarnings("unchecked")
+        ProxyManager<String> buckets = Mockito.mock(ProxyManager.class);
+        assertThatThrownBy(() -> OrderServiceSettings.DEFAULT.withPayLimit(null)
+                .withPayBucket(new RateLimiter.SharedBucket(buckets, "fleet:pay")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a shared pay bucket needs a pay limit");
+        assertThatThrownBy(() -> new RateLimiter.SharedBucket(buckets, " ")).hasMessageContaining("key must not be blank");
     }
 }

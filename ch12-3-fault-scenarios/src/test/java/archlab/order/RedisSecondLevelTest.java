@@ -123,4 +123,21 @@ class RedisSecondLevelTest {
         assertThat(table.stats().errors()).as("the GET gave up after its budget").isPositive();
         assertThat(store.reads()).as("the store answered").isEqualTo(readsBefore + 1);
     }
+
+    @Test
+    @DisplayName("with broadcast, an instance hears every change another instance makes on the fleet's prefix (Redis pub/sub); without, it subscribes to nothing")
+    void broadcastReachesTheOtherInstance() throws InterruptedException {
+        RedisCachedOrderTable listening = new RedisCachedOrderTable(new InMemoryOrderTable(LatencyModel.ZERO, NanoClock.SYSTEM),
+                redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT.withBroadcast(true));
+        java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+        listening.onChangedElsewhere(heard::add);
+        RedisCachedOrderTable deaf = new RedisCachedOrderTable(store, redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT);
+        java.util.concurrent.BlockingQueue<String> deafHeard = new java.util.concurrent.LinkedBlockingQueue<>();
+        deaf.onChangedElsewhere(deafHeard::add);
+
+        table.changed("ord-000042"); // the other instance's write
+
+        assertThat(heard.poll(5, java.util.concurrent.TimeUnit.SECONDS)).as("the id heard within 5 s").isEqualTo("ord-000042");
+        assertThat(deafHeard.poll(200, java.util.concurrent.TimeUnit.MILLISECONDS)).as("heard without broadcast").isNull();
+    }
 }

@@ -139,7 +139,9 @@ public record Scenario(
      */
     public static Scenario retryStorm() {
         return builder("retry-storm",
-                "payment behind a 4-connection pool as shipped (its own 30 s timeout, the caller's deadline unseen); charges 40 ms from 1.0 s to 2.0 s; callers retry at once, 3 attempts, no budget; recovered = goodput back to 95% of offered within "
+                "payment behind a 4-connection pool as shipped (its own 30 s timeout, the caller's deadline unseen);"
+                        + " charges 40 ms from 1.0 s to 2.0 s; callers retry at once, 3 attempts, no budget;"
+                        + " recovered = goodput back to 95% of offered within "
                         + RECOVERY_BOUND.toMillis() + " ms of the trigger's end and staying there")
                 .paymentSlow(new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), BOOK_PAYMENT.multipliedBy(10))
                 .paymentPool(ConnectionPool.Settings.shipped(4))

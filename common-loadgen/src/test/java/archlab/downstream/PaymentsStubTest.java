@@ -238,4 +238,29 @@ class PaymentsStubTest {
     void unknownKeyNeverCharged() {
         assertThat(new PaymentsStub(StubBehaviour.INSTANT).findByIdempotencyKey("never-used")).isEmpty();
     }
+
+    @Test
+    @DisplayName("a provider with a quota refuses the calls beyond it before anything else: a decline saying so, nothing charged, and the refused call's key remembers nothing")
+    void aQuotaRefusesBeyondItAndRemembersNothing() {
+        PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT, ErrorInjection.NONE, null, new PaymentsStub.Quota(1, 2));
+        payments.charge(NO_DEADLINE, new ChargeRequest("o-1", 100, "k-1"));
+        payments.charge(NO_DEADLINE, new ChargeRequest("o-2", 100, "k-2"));
+
+        assertThatThrownBy(() -> payments.charge(NO_DEADLINE, new ChargeRequest("o-3", 100, "k-3")))
+                .isInstanceOf(PaymentDeclinedException.class)
+                .hasMessageContaining("over the provider's quota of 1 charges/s");
+        assertThat(payments.refusedOverQuota()).isEqualTo(1);
+        assertThat(payments.ledger().charges()).isEqualTo(2);
+        assertThat(payments.findByIdempotencyKey("k-3")).as("the refused key: never charged, nothing remembered").isEmpty();
+        assertThat(payments.quota()).contains(new PaymentsStub.Quota(1, 2));
+        assertThat(new PaymentsStub(StubBehaviour.INSTANT).quota()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a quota below one charge a second, or a burst below one, is refused with a message naming both")
+    void aQuotaIsValidated() {
+        assertThatThrownBy(() -> new PaymentsStub.Quota(0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("chargesPerSecond and burst");
+        assertThatThrownBy(() -> new PaymentsStub.Quota(1, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -1,0 +1,68 @@
+package archlab.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.loadgen.OrderTarget;
+import archlab.request.RequestContext;
+import archlab.loadgen.testing.MultiSecondCheck;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.http.HttpResponse;
+import java.util.Optional;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** A read over the wire says the order's status when the port says it ({@link OrderTarget#status}), and only then. */
+@MultiSecondCheck
+class OrderStatusOverTheWireTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] DEADLINE = {"X-Deadline-Ms", "500"};
+
+    /** The fake port, saying every order it has is PAID. */
+    private static OrderTarget saying(FakeOrders fake) {
+        return new OrderTarget() {
+            @Override
+            public String create(RequestContext ctx) {
+                return fake.create(ctx);
+            }
+
+            @Override
+            public void get(RequestContext ctx, String orderId) {
+                fake.get(ctx, orderId);
+            }
+
+            @Override
+            public Optional<String> status(RequestContext ctx, String orderId) {
+                fake.get(ctx, orderId);
+                return Optional.of("PAID");
+            }
+
+            @Override
+            public void pay(RequestContext ctx, String orderId) {
+                fake.pay(ctx, orderId);
+            }
+        };
+    }
+
+    private static JsonNode read(OrderHttpServer server) throws Exception {
+        HttpResponse<String> created = Wire.send(server.baseUri(), "POST", "/orders", "{\"customer\":\"cust\"}", DEADLINE);
+        String id = JSON.readTree(created.body()).get("id").asText();
+        HttpResponse<String> got = Wire.send(server.baseUri(), "GET", "/orders/" + id, null, DEADLINE);
+        assertThat(got.statusCode()).as(got.body()).isEqualTo(200);
+        return JSON.readTree(got.body());
+    }
+
+    @Test
+    @DisplayName("GET /orders/{id} answers {id, status} when the port says the status, and {id} alone when it does not (the default)")
+    void statusWhenThePortSaysIt() throws Exception {
+        try (OrderHttpServer withStatus = OrderHttpServer.start(saying(new FakeOrders()), ServerThreads.PLATFORM);
+             OrderHttpServer without = OrderHttpServer.start(new FakeOrders(), ServerThreads.PLATFORM)) {
+            JsonNode said = read(withStatus);
+            assertThat(said.get("status").asText()).isEqualTo("PAID");
+            JsonNode unsaid = read(without);
+            assertThat(unsaid.has("status")).as(unsaid.toString()).isFalse();
+            assertThat(unsaid.get("id").asText()).isNotBlank();
+        }
+    }
+}
