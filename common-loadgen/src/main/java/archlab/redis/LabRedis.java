@@ -34,6 +34,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LabRedis implements AutoCloseable {
 
+    /**
+     * How long a subscription may take to be made ({@link #subscribe}): once, while a service starts, when a cold JVM's
+     * first commands take far longer than a warm one's; not a request's budget.
+     */
+    static final Duration SUBSCRIBE_TIMEOUT = Duration.ofSeconds(5);
+
     /** The command timeout unless told otherwise: about a hundred loopback round trips. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(50);
 
@@ -149,7 +155,7 @@ public final class LabRedis implements AutoCloseable {
         StatefulRedisPubSubConnection<String, String> c = null;
         try {
             c = client.connectPubSub();
-            c.setTimeout(timeout);
+            c.setTimeout(SUBSCRIBE_TIMEOUT); // made once, at a start: seconds, not a request's budget
             c.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
                 @Override
                 public void message(String ch, String message) {
