@@ -120,19 +120,30 @@ public final class FleetLoad implements AutoCloseable {
         }
     }
 
-    /** Counts failures as they come, from any thread. */
-    static final class FailureTally {
+    /** Counts pays' answers as they come, from any thread: 200 paid, 429 limited, none in time, any other a failure. */
+    static final class PayTally {
+        private final LongAdder paid = new LongAdder();
+        private final LongAdder limited = new LongAdder();
+        private final LongAdder unanswered = new LongAdder();
         private final ConcurrentSkipListMap<Integer, Long> counts = new ConcurrentSkipListMap<>();
         private final ConcurrentSkipListMap<Integer, String> examples = new ConcurrentSkipListMap<>();
 
         void add(Answer a) {
-            counts.merge(a.status(), 1L, Long::sum);
-            Matcher m = ERROR.matcher(a.body());
-            examples.putIfAbsent(a.status(), m.find() ? m.group(1) : a.body().substring(0, Math.min(200, a.body().length())));
+            switch (a.status()) {
+                case 200 -> paid.increment();
+                case 429 -> limited.increment();
+                case -1 -> unanswered.increment();
+                default -> {
+                    counts.merge(a.status(), 1L, Long::sum);
+                    Matcher m = ERROR.matcher(a.body());
+                    examples.putIfAbsent(a.status(), m.find() ? m.group(1) : a.body().substring(0, Math.min(200, a.body().length())));
+                }
+            }
         }
 
-        Failures snapshot() {
-            return new Failures(counts, examples);
+        /** @return the pays' figures, {@code offered} of them sent over {@code sent} */
+        PayFlood flood(long offered, Duration sent) {
+            return new PayFlood(offered, paid.sum(), limited.sum(), new Failures(counts, examples), unanswered.sum(), sent);
         }
     }
 
@@ -245,10 +256,7 @@ public final class FleetLoad implements AutoCloseable {
         int total = (int) (ratePerSecond * duration.toNanos() / 1_000_000_000L);
         List<String> ids = createMany(total, creators);
         floodOrders = ids;
-        LongAdder paid = new LongAdder();
-        LongAdder limited = new LongAdder();
-        FailureTally failures = new FailureTally();
-        LongAdder unanswered = new LongAdder();
+        PayTally tally = new PayTally();
         long intervalNanos = 1_000_000_000L / ratePerSecond;
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>(ids.size());
@@ -258,19 +266,10 @@ public final class FleetLoad implements AutoCloseable {
             last = System.nanoTime();
             URI instance = instances.get(i % instances.size());
             String id = ids.get(i);
-            threads.add(client("fleet-pay-" + i).start(() -> {
-                Answer answer = pay(instance, id);
-                switch (answer.status()) {
-                    case 200 -> paid.increment();
-                    case 429 -> limited.increment();
-                    case -1 -> unanswered.increment();
-                    default -> failures.add(answer);
-                }
-            }));
+            threads.add(client("fleet-pay-" + i).start(() -> tally.add(pay(instance, id))));
         }
         joinAll(threads);
-        return new PayFlood(ids.size(), paid.sum(), limited.sum(), failures.snapshot(), unanswered.sum(),
-                Duration.ofNanos(Math.max(1, last - start + intervalNanos)));
+        return tally.flood(ids.size(), Duration.ofNanos(Math.max(1, last - start + intervalNanos)));
     }
 
     /** @return the last {@link #payFlood}'s orders */

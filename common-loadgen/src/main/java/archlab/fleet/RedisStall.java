@@ -56,14 +56,14 @@ public final class RedisStall {
                      java.util.function.Consumer<Duration> pause) throws InterruptedException {
         List<URI> instances = load.instances();
         int reads = (int) (readRate * sending.toMillis() / 1000);
-        int pays = (int) (payRate * sending.toMillis() / 1000);
-        if (reads < 2 || pays < 1 || existing.size() < reads) {
+        int payCount = (int) (payRate * sending.toMillis() / 1000);
+        if (reads < 2 || payCount < 1 || existing.size() < reads) {
             throw new IllegalArgumentException("a stall needs at least 2 reads, 1 pay and as many orders as reads; had "
-                    + reads + ", " + pays + " and " + existing.size());
+                    + reads + ", " + payCount + " and " + existing.size());
         }
         List<String> warm = existing.subList(0, reads / 2);
         List<String> cold = existing.subList(reads / 2, reads);
-        List<String> fresh = load.createMany(pays, 4);
+        List<String> fresh = load.createMany(payCount, 4);
         LongAdder ignored = new LongAdder();
         for (String id : warm) {
             for (URI instance : instances) {
@@ -71,10 +71,8 @@ public final class RedisStall {
             }
         }
         LongAdder answered = new LongAdder();
-        LongAdder paid = new LongAdder();
-        LongAdder limited = new LongAdder();
         LongAdder unanswered = new LongAdder();
-        FleetLoad.FailureTally failures = new FleetLoad.FailureTally();
+        FleetLoad.PayTally pays = new FleetLoad.PayTally();
         LatencyHistogram warmLatency = new LatencyHistogram();
         LatencyHistogram coldLatency = new LatencyHistogram();
         List<Thread> threads = new ArrayList<>();
@@ -82,11 +80,11 @@ public final class RedisStall {
         pause.accept(paused);
         long start = System.nanoTime();
         long readInterval = sending.toNanos() / reads;
-        long payInterval = sending.toNanos() / pays;
+        long payInterval = sending.toNanos() / payCount;
         int r = 0;
         int p = 0;
-        while (r < reads || p < pays) {
-            boolean readNext = p >= pays || r < reads && r * readInterval <= p * payInterval;
+        while (r < reads || p < payCount) {
+            boolean readNext = p >= payCount || r < reads && r * readInterval <= p * payInterval;
             FleetLoad.parkUntil(start + (readNext ? r * readInterval : p * payInterval));
             if (readNext) {
                 URI instance = instances.get(r % instances.size());
@@ -105,19 +103,11 @@ public final class RedisStall {
                 URI instance = instances.get(p % instances.size());
                 String id = fresh.get(p);
                 p++;
-                threads.add(load.client("stall-pay-" + p).start(() -> {
-                    FleetLoad.Answer answer = load.pay(instance, id);
-                    switch (answer.status()) {
-                        case 200 -> paid.increment();
-                        case 429 -> limited.increment();
-                        case -1 -> unanswered.increment();
-                        default -> failures.add(answer);
-                    }
-                }));
+                threads.add(load.client("stall-pay-" + p).start(() -> pays.add(load.pay(instance, id))));
             }
         }
         load.joinAll(threads);
         return new Stall(paused, new Reads(reads, answered.sum()), warmLatency.summary(), coldLatency.summary(),
-                new FleetLoad.PayFlood(pays, paid.sum(), limited.sum(), failures.snapshot(), unanswered.sum(), sending));
+                pays.flood(payCount, sending));
     }
 }
