@@ -28,10 +28,11 @@ import org.flywaydb.core.Flyway;
  * of the request reaches the pool: a borrower waits for a connection however late its request already is.
  *
  * <p>Each fixture calls {@link #startRun()} just before the load (forgetting its own preparation) and {@link #endRun()}
- * after; {@link #reportLines()} then gives the report's two lines:
+ * after; {@link #reportLines()} then gives the report's lines:
  * <pre>
  * db_pool=size=10 connection_wait p50=…ms p99=…ms max=…ms n=… active_max=10 waiting_max=… timeouts=0 connection_held p50=…ms p99=…ms
  * db_pool_timeline=interval=100ms from=the run's start connection_wait_max_ms=… active_max=… waiting_max=…
+ * store_commit_probe=one-row commit every 10ms on its own connection p50=…ms p99=…ms max=…ms n=… wait_share=…% failures=0
  * </pre>
  *
  * <p>Thread-safety: {@link #dataSource()} from any thread; the run's lifecycle ({@link #startRun}, {@link #endRun},
@@ -45,6 +46,8 @@ public final class LabDatabase implements AutoCloseable {
     public static final String POOL_LINE = "db_pool";
     /** The report line of the pool's view per interval. */
     public static final String POOL_TIMELINE_LINE = "db_pool_timeline";
+    /** The report line of the {@link CommitProbe}'s figures: the disk's pace during the run. */
+    public static final String COMMIT_PROBE_LINE = "store_commit_probe";
     /** HikariCP's own default pool size. */
     public static final int DEFAULT_POOL_SIZE = 10;
     /** The largest pool a fixture may open: the lab's server allows 250 connections (.servers/postgres.sh). */
@@ -56,6 +59,9 @@ public final class LabDatabase implements AutoCloseable {
     private final PoolMetrics metrics;
     /** Whether {@link #close()} drops the schema: yes for one {@link #open} created, no for one {@link #attach}ed to. */
     private final boolean ownsSchema;
+    /** The disk's pace during the run: started by {@link #startRun()}, stopped by {@link #endRun()}. */
+    private CommitProbe probe;
+    private CommitProbe.Figures probeFigures;
 
     private LabDatabase(String jdbcUrl, String schema, HikariDataSource pool, PoolMetrics metrics, boolean ownsSchema) {
         this.jdbcUrl = jdbcUrl;
@@ -158,14 +164,39 @@ public final class LabDatabase implements AutoCloseable {
         return schema;
     }
 
-    /** Forgets the pool's figures so far (the fixture's preparation) and starts its series: call just before the load. */
+    /**
+     * Forgets the pool's figures so far (the fixture's preparation), starts its series and the {@link CommitProbe}: call
+     * just before the load.
+     *
+     * @throws IllegalStateException when the probe cannot start (the server went away since the pool opened)
+     */
     public void startRun() {
         metrics.startRun();
+        stopProbe();
+        probeFigures = null;
+        probe = CommitProbe.start(jdbcUrl, schema);
     }
 
-    /** Stops the series and freezes the figures: call after the load, before the fixture's own checks. */
+    /** Stops the series and the probe and freezes the figures: call after the load, before the fixture's own checks. */
     public void endRun() {
         metrics.endRun();
+        stopProbe();
+    }
+
+    /**
+     * @return how long a one-row commit took on its own connection while the run loaded the server (the disk's pace,
+     *         beside the pool's figures); empty before a run has ended
+     */
+    public Optional<CommitProbe.Figures> commitProbe() {
+        return Optional.ofNullable(probeFigures);
+    }
+
+    private void stopProbe() {
+        if (probe != null) {
+            probe.stop();
+            probeFigures = probe.figures();
+            probe = null;
+        }
     }
 
     /** @return the pool's figures since {@link #startRun()} (frozen at {@link #endRun()}) */
@@ -196,12 +227,16 @@ public final class LabDatabase implements AutoCloseable {
                 new ReportLine("db_connection_wait_p50_ms", waitP50Millis),
                 new ReportLine("db_connection_wait_p99_ms", waitP99Millis),
                 new ReportLine("db_active_max", f.activeMax()),
-                new ReportLine("db_waiting_max", f.waitingMax()));
+                new ReportLine("db_waiting_max", f.waitingMax()),
+                new ReportLine(COMMIT_PROBE_LINE, probeFigures == null ? "not run" : probeFigures.line()),
+                new ReportLine("store_commit_p99_ms", probeFigures == null ? 0 : probeFigures.p99Nanos() / 1e6),
+                new ReportLine("store_commit_wait_share", probeFigures == null ? 0 : probeFigures.waitShare()));
     }
 
     /** Closes the pool and, for a schema it {@link #open}ed, drops the schema with everything in it. */
     @Override
     public void close() {
+        stopProbe();
         metrics.stop();
         try {
             pool.close();
