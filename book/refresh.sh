@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reruns the lab's load runs on this machine and refreshes what the chapters quote:
 # book/results (reports), book/figures (charts, flame graphs) and the chapters' code excerpts and figures.
-# Takes several minutes.
+# Takes over an hour (exercises about 20 minutes, the repeated baselines about 15).
 #
 #   bash book/refresh.sh            a reader's refresh: never leaves the book worse off. If this machine's numbers make
 #                                   a sentence of the chapters false, the book is put back as committed (its tests pass),
@@ -65,10 +65,15 @@ if bash .servers/postgres.sh start; then
   else
     echo "Redis could not be started (see above): its saved results stay as they are" >&2
   fi
+  # every exercise of the chapters, as the guide's answers read them (the PostgreSQL one while its server runs)
+  bash book/exercises.sh
   bash .servers/postgres.sh stop
 else
   echo "PostgreSQL could not be started (see above): its saved results stay as they are" >&2
+  bash book/exercises.sh
 fi
+# the book's load five times on each checkpoint, interleaved: the medians and ranges the chapters compare
+bash book/repeats.sh
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
 if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false; then
   git status --short book/ || true

@@ -100,14 +100,16 @@ class InstancesTest {
     }
 
     @Test
-    @DisplayName("one bucket in Redis for the fleet admits about the quota, whatever the number of instances: between 0.8 and 1.25 times it, and the provider refuses fewer charges than with a bucket per instance")
+    @DisplayName("one bucket in Redis for the fleet admits about the quota, whatever the number of instances: between 0.8 and 1.25 times it, and the excess stops at the bucket: the provider refuses at most a twentieth of the admitted pays over its quota")
     void aSharedBucketAdmitsTheQuotaOnce() {
         assumeFloodOffered(shared);
         long quota = shared.settings().quota().chargesPerSecond();
         assertThat(shared.admittedPerSecond()).as("admitted pays/s, one shared bucket")
                 .isBetween(SHARED_FLOOR * quota, SHARED_SLACK * quota);
-        assertThat(shared.provider().refusedOverQuota()).as("charges the provider refused over its quota, shared bucket")
-                .isLessThan(perInstance.provider().refusedOverQuota());
+        // not "fewer than per instance": there the excess may die before the provider (ch12-3's reserve budget on a busy
+        // machine), and the provider then refuses none; what the shared bucket promises holds on its own numbers
+        assertThat(shared.provider().refusedOverQuota()).as("charges the provider refused over its quota, shared bucket, of %d admitted",
+                shared.flood().admitted()).isLessThanOrEqualTo(shared.flood().admitted() / 20);
     }
 
     @Test

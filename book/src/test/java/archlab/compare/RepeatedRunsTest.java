@@ -1,0 +1,85 @@
+package archlab.compare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RepeatedRunsTest {
+
+    private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+    private static final List<String> CHECKPOINTS = List.of("ch12-1-baseline", "ch12-2-cache-outbox-ratelimit", "ch12-3-fault-scenarios");
+
+    @TempDir
+    Path dir;
+
+    private Path run(String name, long p99Micros, long completed, String extra) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, """
+                {"run": {"completed": %d, "latency": {"p99Micros": %d}%s}, "money": {"paidOrders": 7}, "profile": {"x": 1}}
+                """.formatted(completed, p99Micros, extra), StandardCharsets.UTF_8);
+        return p;
+    }
+
+    @Test
+    @DisplayName("each figure's median, lowest and highest over the runs, in the runs' own shape; a figure some run lacks is left out")
+    void mediansMinimaAndMaxima() throws IOException {
+        List<Path> runs = new ArrayList<>(List.of(run("a.json", 900, 4500, ", \"only\": 1"), run("b.json", 300, 4400, ""),
+                run("c.json", 500, 4500, ""), run("d.json", 700, 4300, ""), run("e.json", 100, 4500, "")));
+        JsonNode s = RepeatedRuns.summarise(runs);
+        assertThat(s.path("runs").asInt()).isEqualTo(5);
+        assertThat(s.at("/median/run/latency/p99Micros").asDouble()).isEqualTo(500);
+        assertThat(s.at("/min/run/latency/p99Micros").asDouble()).isEqualTo(100);
+        assertThat(s.at("/max/run/latency/p99Micros").asDouble()).isEqualTo(900);
+        assertThat(s.at("/median/run/completed").asDouble()).isEqualTo(4500);
+        assertThat(s.at("/median/money/paidOrders").asDouble()).isEqualTo(7);
+        assertThat(s.at("/median/run/only").isMissingNode()).as("in one run only").isTrue();
+        assertThat(s.at("/median/profile").isMissingNode()).as("profiles are not summarised").isTrue();
+        assertThat(s.path("each").path("run.latency.p99Micros").toString()).isEqualTo("[900.0,300.0,500.0,700.0,100.0]");
+        assertThat(RepeatedRuns.table(s)).contains("| p99 µs | 500 | 100–900 |").startsWith("Over 5 runs (a.json, b.json");
+    }
+
+    @Test
+    @DisplayName("the median of an even number of runs is the mean of the middle two")
+    void evenMedian() {
+        assertThat(RepeatedRuns.median(new double[] {1, 2, 4, 10})).isEqualTo(3);
+        assertThat(RepeatedRuns.median(new double[] {1, 2, 4})).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("fewer than 3 runs, or a file that is not a run report, is refused")
+    void refusesTooFewRunsAndOtherFiles() throws IOException {
+        Path a = run("a.json", 1, 1, "");
+        assertThatIllegalArgumentException().isThrownBy(() -> RepeatedRuns.summarise(List.of(a, a))).withMessageContaining("fewer than 3");
+        Path other = Files.writeString(dir.resolve("o.json"), "{\"rows\": []}", StandardCharsets.UTF_8);
+        assertThatIllegalArgumentException().isThrownBy(() -> RepeatedRuns.summarise(List.of(a, a, other))).withMessageContaining("not a run report");
+    }
+
+    @Test
+    @DisplayName("the book's saved baseline medians come from 5 runs or more of each checkpoint, and every median lies between its min and max")
+    void savedMediansComeFromFiveRunsOrMore() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        for (String m : CHECKPOINTS) {
+            Path f = ROOT.resolve("book/results").resolve(m).resolve("baseline-repeats.json");
+            assertThat(f).as("written by bash book/repeats.sh").isRegularFile();
+            JsonNode s = json.readTree(f.toFile());
+            assertThat(s.path("runs").asInt()).as(m + " runs").isGreaterThanOrEqualTo(5);
+            for (String[] h : RepeatedRuns.HEADLINES) {
+                String ptr = "/" + h[0].replace('.', '/');
+                double med = s.at("/median" + ptr).asDouble();
+                assertThat(med).as(m + " " + h[0]).isBetween(s.at("/min" + ptr).asDouble(), s.at("/max" + ptr).asDouble());
+                assertThat(s.path("each").path(h[0]).size()).as(m + " " + h[0] + " run by run").isEqualTo(s.path("runs").asInt());
+            }
+        }
+    }
+}
