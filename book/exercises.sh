@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# Runs the chapters' exercises as their answers in book/guide.md read them, and saves what each measured under
-# book/results/exercises/<id>/: the reports the answer quotes, and run.txt (the command, the patch, the machine, the
-# tests that failed — an exercise may predict a failure). The guide's answers quote these files; nothing is typed by hand.
+# Runs the chapters' exercises as their answers in book/guide.md read them, and saves what each measured in a folder
+# per exercise: the reports the answer quotes, and run.txt (the command, the patch, the machine, the tests that failed —
+# an exercise may predict a failure — and what the tests printed). The guide's answers quote the book's copies under
+# book/results/exercises/<id>/; nothing is typed by hand.
 #
-#   bash book/exercises.sh            every exercise (PostgreSQL's only when .servers/postgres.sh status says it runs)
-#   bash book/exercises.sh ID ...     those only (ids: the names of the functions below, e.g. 12.1-2-timeout-300ms)
+#   bash book/exercises.sh            every exercise (PostgreSQL's only when .servers/postgres.sh status says it runs),
+#                                     into target/exercises-out/ (the book's saved answers stay as committed)
+#   bash book/exercises.sh ID ...     those only (ids: the all=( … ) list below, e.g. 12.1-2-timeout-300ms)
+#   ARCHLAB_EXERCISES_OUT=book/results/exercises bash book/exercises.sh
+#                                     into the book (book/refresh.sh does this): the guide then quotes the new runs
 #
+# An exercise's folder is replaced only when its run completed: a failed run leaves the saved one as it was.
 # An exercise that asks for a code change applies its patch (book/exercises/<id>.patch, against the module named on its
 # "Base:" line) to a copy of the sources under target/exercises/<id>/, never to this tree. One load at a time: the
 # runs go one after another. Takes about 20 minutes. book/refresh.sh runs it.
@@ -14,23 +19,24 @@ cd "$(dirname "$0")/.."
 source .ci/jdk.sh
 lab=$(pwd)
 MVN=(mvn -B -ntp -q ${ARCHLAB_MVN_OFFLINE:+-o})
-out=book/results/exercises
+out=${ARCHLAB_EXERCISES_OUT:-target/exercises-out}
 mkdir -p "$out"
 
 # run <id> <dir to run in> <module> <files to keep, from <module>/target/reports> -- <maven args...>
 run() {
   local id=$1 dir=$2 module=$3 keep=$4; shift 5
-  local dest="$lab/$out/$id" log="$lab/target/exercises/$id-$module.log"
+  local dest="$out/$id" log="$lab/target/exercises/$id-$module.log"
   mkdir -p "$lab/target/exercises"
   echo "== exercise $id: (cd ${dir#$lab/}; mvn ${*})"
   local files; IFS=, read -ra files <<< "$keep"
   for f in "${files[@]}"; do rm -f "$dir/$module/target/reports/$f"; done
   local status=0
   (cd "$dir" && "${MVN[@]}" -Dmaven.test.failure.ignore=true "$@") > "$log" 2>&1 || status=$?
-  rm -rf "$dest" && mkdir -p "$dest"
+  local tmp="$dest.tmp"
+  rm -rf "$tmp" && mkdir -p "$tmp" || return 1
   local kept=0
   for f in "${files[@]}"; do
-    [ -f "$dir/$module/target/reports/$f" ] && cp "$dir/$module/target/reports/$f" "$dest/" && kept=$((kept + 1))
+    [ -f "$dir/$module/target/reports/$f" ] && cp "$dir/$module/target/reports/$f" "$tmp/" && kept=$((kept + 1))
   done
   {
     echo "exercise=$id"
@@ -45,12 +51,14 @@ run() {
     echo "${failedTests:-  none}"
     echo "printed by the tests (a scenario's recovery, a scorecard's points):"
     grep -E "^(recovery=|points [0-9]+/[0-9]+|\[disk\] )" "$log" | cut -c1-400 | sed 's/^/  /' || true
-  } > "$dest/run.txt"
+  } > "$tmp/run.txt"
   if [ "$status" != 0 ] || [ "$kept" != "${#files[@]}" ]; then
     tail -30 "$log"
-    echo "!! exercise $id: maven exit $status, $kept of ${#files[@]} report(s) written (log: ${log#$lab/})" >&2
+    rm -rf "$tmp"
+    echo "!! exercise $id: maven exit $status, $kept of ${#files[@]} report(s) written (log: ${log#$lab/}); the saved one is kept" >&2
     return 1
   fi
+  rm -rf "$dest" && mv "$tmp" "$dest" || return 1
   echo "   kept $kept file(s) in $out/$id"
 }
 
@@ -58,9 +66,10 @@ run() {
 patched() {
   local id=$1 patch="$lab/book/exercises/$1.patch" copy="$lab/target/exercises/$1/lab"
   local base; base=$(sed -n 's/^Base: //p' "$patch")
-  rm -rf "$copy" && mkdir -p "$copy"
+  [ -n "$base" ] && [ -d "$lab/$base" ] || { echo "!! $patch has no Base: line naming a module" >&2; return 1; }
+  rm -rf "$copy" && mkdir -p "$copy" || return 1
   tar -C "$lab" --exclude=./target --exclude='*/target' --exclude=./.git --exclude=./book/results --exclude=./book/figures \
-    -cf - . | tar -C "$copy" -xf -
+    -cf - . | tar -C "$copy" -xf - || { echo "!! could not copy the sources to $copy" >&2; return 1; }
   (cd "$copy" && git apply -p1 --directory="$base" "$patch") || { echo "!! $patch does not apply to $base" >&2; return 1; }
   echo "$copy"
 }
@@ -88,11 +97,11 @@ only="-Dsurefire.failIfNoSpecifiedTests=false"
 retry-budget() {
   local d; d=$(patched "$FUNCNAME") || return 1
   run "$FUNCNAME" "$d" $ch1 "scenario-retry-storm.txt,scenario-retry-storm.json" -- -pl $ch1 test -Dscenarios=retry-storm -Dtest=ScenarioRunsTest $only || return 1
-  rm -rf "$out/$FUNCNAME-tmp" && mv "$out/$FUNCNAME" "$out/$FUNCNAME-tmp"
+  rm -rf "$out/$FUNCNAME-tmp" && mv "$out/$FUNCNAME" "$out/$FUNCNAME-tmp" || return 1
   run "$FUNCNAME" "$d" $ch2 "scenario-retry-storm.txt,scenario-retry-storm.json" -- -pl $ch2 test -Dscenarios=retry-storm -Dtest=ScenarioRunsTest $only || return 1
-  for f in "$out/$FUNCNAME-tmp"/scenario-retry-storm.*; do mv "$f" "$out/$FUNCNAME/$ch1-$(basename "$f")"; done
-  mv "$out/$FUNCNAME-tmp/run.txt" "$out/$FUNCNAME/$ch1-run.txt" && rmdir "$out/$FUNCNAME-tmp"
-  for f in "$out/$FUNCNAME"/scenario-retry-storm.* "$out/$FUNCNAME/run.txt"; do mv "$f" "$out/$FUNCNAME/$ch2-$(basename "$f")"; done
+  for f in "$out/$FUNCNAME"/scenario-retry-storm.* "$out/$FUNCNAME/run.txt"; do mv "$f" "$out/$FUNCNAME/$ch2-$(basename "$f")" || return 1; done
+  for f in "$out/$FUNCNAME-tmp"/scenario-retry-storm.*; do mv "$f" "$out/$FUNCNAME/$ch1-$(basename "$f")" || return 1; done
+  mv "$out/$FUNCNAME-tmp/run.txt" "$out/$FUNCNAME/$ch1-run.txt" && rmdir "$out/$FUNCNAME-tmp" || return 1
 }
 
 all=(12.1-1-sweep-400-500 12.1-2-timeout-300ms 12.1-3-platform-threads 12.1-5-grade-12.1 12.1-pool-50-postgres

@@ -66,14 +66,14 @@ if bash .servers/postgres.sh start; then
     echo "Redis could not be started (see above): its saved results stay as they are" >&2
   fi
   # every exercise of the chapters, as the guide's answers read them (the PostgreSQL one while its server runs)
-  bash book/exercises.sh
+  ARCHLAB_EXERCISES_OUT=book/results/exercises bash book/exercises.sh || { bash .servers/postgres.sh stop; exit 1; }
   bash .servers/postgres.sh stop
 else
   echo "PostgreSQL could not be started (see above): its saved results stay as they are" >&2
-  bash book/exercises.sh
+  ARCHLAB_EXERCISES_OUT=book/results/exercises bash book/exercises.sh
 fi
 # the book's load five times on each checkpoint, interleaved: the medians and ranges the chapters compare
-bash book/repeats.sh
+ARCHLAB_REPEATS_OUT=book/results bash book/repeats.sh
 "${MVN[@]}" test -Dbaseline -Dscenarios -Dsweep
 if "${MVN[@]}" -pl book test -Dbook -Dtest='BookRefreshTask#refresh' -Dsurefire.failIfNoSpecifiedTests=false; then
   git status --short book/ || true

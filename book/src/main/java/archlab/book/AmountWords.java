@@ -53,7 +53,9 @@ public final class AmountWords {
     /** 几 alone is everywhere (几个、几乎、这几条); as an amount it stands before a unit of measure. */
     private static final String BARE_JI_UNITS = "(?=毫秒|微秒|纳秒|秒|笔|倍)";
     private static final double[] COUNT_SCALES = {1, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9};
-    private static final double[] RATIO_SCALES = {1, 100};
+    private static final Pattern TIME_UNIT = Pattern.compile("的?(毫秒|微秒|纳秒|秒)");
+    private static final Pattern PERCENT_NAMED = Pattern.compile("(?i)percent");
+    private static final Pattern RATIO_NAMED = Pattern.compile("(?i)(ratio|share|amplification|goodput)[A-Za-z_]*(\\]|\\.value|$|\\s)");
 
     private final List<Word> words;
     private final Pattern anyWord;
@@ -83,6 +85,14 @@ public final class AmountWords {
         }
         if (words.isEmpty()) {
             throw new IllegalArgumentException("no row | words | from | to | count or ratio | in the README's table");
+        }
+        Matcher table = Pattern.compile("(?m)^\\| words \\| from \\| to \\| of \\|\\n\\|[- |]+\\|\\n((?:\\|.*\\|\\n?)+)").matcher(readme);
+        if (table.find()) {
+            for (String row : table.group(1).split("\n")) {
+                if (!row.isBlank() && !ROW.matcher(row).matches() && !row.matches("^\\|.*\\|\\s*review\\s*\\|\\s*$")) {
+                    throw new IllegalArgumentException("a row of the words table is neither count, ratio nor review: " + row);
+                }
+            }
         }
         return new AmountWords(words);
     }
@@ -123,9 +133,10 @@ public final class AmountWords {
                 }
             }
             boolean openEnded = word.to() == null || followedBy以上(prose, m.end());
+            boolean timeUnit = TIME_UNIT.matcher(prose.subSequence(m.end(), Math.min(prose.length(), m.end() + 3))).lookingAt();
             int line = (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count() + 1;
             String sentence = text.substring(sentenceStart(prose, m.start()), Math.min(text.length(), lineEnd ? end : end + 1)).strip();
-            uses.add(new Use(word.text(), line, sentence, judge(word, openEnded, markers)));
+            uses.add(new Use(word.text(), line, sentence, judge(word, openEnded, timeUnit, markers)));
         }
         return uses;
     }
@@ -156,7 +167,7 @@ public final class AmountWords {
         return next.startsWith("以上") || next.matches("^.{1,2}以上.*");
     }
 
-    private static Optional<String> judge(Word word, boolean openEnded, List<String[]> markers) {
+    private static Optional<String> judge(Word word, boolean openEnded, boolean timeUnit, List<String[]> markers) {
         for (String[] marker : markers) {
             if (marker[0].equals("words")) {
                 return marker[1].isBlank() ? Optional.of("has <!-- words: --> without a reason") : Optional.empty();
@@ -168,12 +179,13 @@ public final class AmountWords {
             return Optional.of("(" + range + ") has no holds after its sentence");
         }
         for (String condition : conditions) {
-            if (bounds(word, openEnded, condition)) {
+            if (bounds(word, openEnded, timeUnit, condition)) {
                 return Optional.empty();
             }
         }
         return Optional.of("(" + range + ") is not implied by its holds: no quantity bounded to " + range + (word.ratio()
-                ? " (as a ratio, or ×100 as a percentage)" : " (in its unit, or ×10^±3, 10^±6, 10^±9 of it)"));
+                ? " (as a ratio a / b or a op k * b, or a share, ratio or percentage by name)"
+                : timeUnit ? " (in its unit, or ×10^±3, 10^±6, 10^±9 of it)" : " (as a count: no scale)"));
     }
 
     private static String describe(Word word, boolean openEnded) {
@@ -182,7 +194,7 @@ public final class AmountWords {
     }
 
     /** @return whether {@code condition}'s top-level {@code and}s bound one quantity to the word's range */
-    static boolean bounds(Word word, boolean openEnded, String condition) {
+    static boolean bounds(Word word, boolean openEnded, boolean timeUnit, String condition) {
         List<String> tokens = Holds.tokens(condition);
         if (tokens.contains("or")) {
             return false;
@@ -197,8 +209,9 @@ public final class AmountWords {
                 comparison.add(tokens.get(i));
             }
         }
-        for (double[] b : byQuantity.values()) {
-            for (double s : word.ratio() ? RATIO_SCALES : COUNT_SCALES) {
+        for (Map.Entry<String, double[]> e : byQuantity.entrySet()) {
+            double[] b = e.getValue();
+            for (double s : scales(word, timeUnit, e.getKey())) {
                 boolean lowOk = b[0] >= word.from() * s * (1 - 1e-9)
                         || (!word.ratio() && s == 1 && b[1] == 1 && b[0] >= word.from() - 1); // "> 999" of a count is ≥ 1000
                 boolean highOk;
@@ -216,6 +229,24 @@ public final class AmountWords {
             }
         }
         return false;
+    }
+
+    /**
+     * The scales a bound on {@code quantity} may be written in for {@code word}: a time amount in its unit or a power of
+     * a thousand of it (µs, ns for 毫秒); a count as it is; a ratio as {@code a / b} (or {@code a op k * b}), or a
+     * quantity named a share, ratio, amplification or goodput as it is, or one named a percentage ×100.
+     */
+    private static double[] scales(Word word, boolean timeUnit, String quantity) {
+        if (!word.ratio()) {
+            return timeUnit ? COUNT_SCALES : new double[] {1};
+        }
+        if (quantity.contains(" / ")) {
+            return new double[] {1};
+        }
+        if (PERCENT_NAMED.matcher(quantity).find()) {
+            return new double[] {100};
+        }
+        return RATIO_NAMED.matcher(quantity).find() ? new double[] {1} : new double[0];
     }
 
     /** Records one comparison's bound: {lower, lower is strict (1) or not (0), upper, upper is strict (1) or not (0)}. */

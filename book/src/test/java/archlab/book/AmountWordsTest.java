@@ -64,6 +64,7 @@ class AmountWordsTest {
                 | 几十 | 20 | 99 | count |
                 | 一个数量级 | 10 | — | ratio |
                 | 一半 | 0.4 | 0.6 | ratio |
+                | 翻倍 | 1.8 | 2.2 | ratio |
                 """);
         assertThat(problem(words, "泄漏的预占上千笔。<!-- holds: a.json:leaked >= 1000 and a.json:leaked < 10000 -->")).isEmpty();
         assertThat(problem(words, "泄漏的预占上千笔。<!-- holds: a.json:leaked > 100 -->")).hasValueSatisfying(w -> assertThat(w).contains("1000"));
@@ -79,13 +80,22 @@ class AmountWordsTest {
         assertThat(problem(words, "失败过一半就打开。<!-- words: the breaker's setting -->")).isEmpty();
         assertThat(problem(words, "失败过一半就打开。<!-- words:  -->")).as("a reason is required").isPresent();
         assertThat(problem(words, "上千笔。")).isPresent();
-        assertThat(problem(words, "「上千笔」。")).as("a quote of a source is the source's").isEmpty();
-        assertThat(problem(words, "`上千笔`。")).as("inline code").isEmpty();
+        assertThat(problem(words, "几十笔。<!-- holds: a.json:n >= 20000 and a.json:n < 100000 -->")).as("a count has no scale").isPresent();
+        assertThat(problem(words, "延迟翻倍。<!-- holds: a.json:p99Micros >= 1.8 and a.json:p99Micros <= 2.2 -->"))
+                .as("a ratio word needs a ratio").isPresent();
+        assertThat(problem(words, "一半的请求。<!-- holds: a.json:hitRatio >= 0.4 and a.json:hitRatio <= 0.6 -->")).as("a ratio by name").isEmpty();
+        assertThat(problem(words, "一半的时间。<!-- holds: a.json:sharePercent >= 40 and a.json:sharePercent <= 60 -->")).as("a percentage").isEmpty();
+        assertThat(words.uses("「上千笔」。")).as("a quote of a source is the source's").isEmpty();
+        assertThat(words.uses("`上千笔`。")).as("inline code").isEmpty();
     }
 
+    /** @return the first use's problem, or empty when every use is bounded; a text with no use fails: nothing was judged */
     private static Optional<String> problem(AmountWords words, String text) {
         List<AmountWords.Use> uses = words.uses(text);
-        return uses.isEmpty() ? Optional.empty()
-                : uses.stream().map(AmountWords.Use::problem).filter(Optional::isPresent).map(Optional::get).findFirst();
+        if (uses.isEmpty() && (text.contains("「") || text.contains("`"))) {
+            return Optional.empty(); // a quote or code: not prose, so no use, as asked
+        }
+        assertThat(uses).as("uses found in: " + text).isNotEmpty();
+        return uses.stream().map(AmountWords.Use::problem).filter(Optional::isPresent).map(Optional::get).findFirst();
     }
 }

@@ -158,14 +158,9 @@ class BaselineOpenLoopTest {
      * Tomcat, which share this JVM's cores with the runner (the report's server line and max overrun show how much).
      */
     /**
-     * The claims about the in-memory service's latency are not judged with {@code -Dlab.store=postgres}: there every
-     * create, claim, PAID commit and delivery is a commit flushed to disk, and how fast this machine's disk flushes
-     * decides the latency (segment {@value OrderService#STORE_WRITE}, line {@code db_pool}), not the lock this checkpoint
-     * shortened. The memory vs PostgreSQL side by side reports what it does.
-     */
-    /**
-     * On PostgreSQL every PAID is a commit flushed to disk: a disk that spent more than a quarter of the run flushing (the
-     * harness's {@link CommitProbe}, report line {@value LabDatabase#COMMIT_PROBE_LINE}) caps the PAID orders whatever
+     * On PostgreSQL every PAID is a commit flushed to disk: a store whose one-row commits took more than a quarter of the probe's time
+     * (the harness's {@link CommitProbe}, report line {@value LabDatabase#COMMIT_PROBE_LINE}: a mean commit over 2.5 ms,
+     * or a stall of a quarter of the run) caps the PAID orders whatever
      * the lock does, so a throughput claim on that run is not judged. In memory there is no disk: always judged.
      */
     private void judgedWhereTheDiskKeptPace() {
@@ -180,6 +175,12 @@ class BaselineOpenLoopTest {
         }
     }
 
+    /**
+     * The claims about the in-memory service's latency are not judged with {@code -Dlab.store=postgres}: there every
+     * create, claim, PAID commit and delivery is a commit flushed to disk, and how fast this machine's disk flushes
+     * decides the latency (segment {@value OrderService#STORE_WRITE}, line {@code db_pool}), not the lock this checkpoint
+     * shortened. The memory vs PostgreSQL side by side reports what it does.
+     */
     private void judgedInMemoryOnly() {
         assumeThat(lab.database).as("in memory only: on PostgreSQL every state change is a commit flushed to disk, and the"
                 + " disk, not the lock, decides the latency (store.write, db_pool); see the memory vs PostgreSQL table").isNull();

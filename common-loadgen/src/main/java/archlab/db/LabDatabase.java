@@ -192,10 +192,11 @@ public final class LabDatabase implements AutoCloseable {
     }
 
     private void stopProbe() {
-        if (probe != null) {
-            probe.stop();
-            probeFigures = probe.figures();
-            probe = null;
+        CommitProbe p = probe;
+        probe = null; // whatever happens below, a second call does not wait for the same probe again
+        if (p != null) {
+            p.stop();
+            probeFigures = p.figures();
         }
     }
 
@@ -216,27 +217,44 @@ public final class LabDatabase implements AutoCloseable {
 
     /**
      * @return the report's {@value #POOL_LINE} and {@value #POOL_TIMELINE_LINE} lines, then the connection wait's p50 and
-     *         p99 (ms) and the most connections active and threads waiting at once, as numbers
+     *         p99 (ms) and the most connections active and threads waiting at once, as numbers; then the
+     *         {@value #COMMIT_PROBE_LINE} line and, when the probe ran, its p99 (ms) and wait share as numbers
      */
     public List<ReportLine> reportLines() {
         PoolFigures f = figures();
         double waitP50Millis = f.connectionWaitNanos().getTotalCount() == 0 ? 0 : f.connectionWaitNanos().getValueAtPercentile(50) / 1e6;
         double waitP99Millis = f.connectionWaitNanos().getTotalCount() == 0 ? 0 : f.connectionWaitNanos().getValueAtPercentile(99) / 1e6;
-        return List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()),
+        List<ReportLine> lines = new java.util.ArrayList<>(List.of(new ReportLine(POOL_LINE, f.line()), new ReportLine(POOL_TIMELINE_LINE, f.timelineLine()),
                 // the same figures as numbers, for tables and the book's markers
                 new ReportLine("db_connection_wait_p50_ms", waitP50Millis),
                 new ReportLine("db_connection_wait_p99_ms", waitP99Millis),
                 new ReportLine("db_active_max", f.activeMax()),
                 new ReportLine("db_waiting_max", f.waitingMax()),
-                new ReportLine(COMMIT_PROBE_LINE, probeFigures == null ? "not run" : probeFigures.line()),
-                new ReportLine("store_commit_p99_ms", probeFigures == null ? 0 : probeFigures.p99Nanos() / 1e6),
-                new ReportLine("store_commit_wait_share", probeFigures == null ? 0 : probeFigures.waitShare()));
+                new ReportLine(COMMIT_PROBE_LINE, probeFigures == null ? "not run" : probeFigures.line())));
+        lines.addAll(probeNumbers());
+        return lines;
+    }
+
+    /**
+     * @return the probe's p99 (ms) and wait share as numbers, for tables and the book's markers; none when the probe did
+     *         not run (a 0 would read as a perfect disk)
+     */
+    private List<ReportLine> probeNumbers() {
+        return probeFigures == null ? List.of() : List.of(new ReportLine("store_commit_p99_ms", probeFigures.p99Nanos() / 1e6),
+                new ReportLine("store_commit_wait_share", probeFigures.waitShare()));
     }
 
     /** Closes the pool and, for a schema it {@link #open}ed, drops the schema with everything in it. */
     @Override
     public void close() {
-        stopProbe();
+        try {
+            stopProbe();
+        } finally {
+            closePoolAndSchema();
+        }
+    }
+
+    private void closePoolAndSchema() {
         metrics.stop();
         try {
             pool.close();
