@@ -11,6 +11,7 @@ import archlab.run.LabRun;
 import archlab.report.LatencyTarget;
 import archlab.report.MoneyEvidence;
 import archlab.report.RunReport;
+import archlab.report.RunVerdict;
 import archlab.timeline.Interval;
 import archlab.trace.SegmentTable.SegmentRow;
 import java.util.Comparator;
@@ -83,6 +84,7 @@ class BaselineOpenLoopTest {
         judgedInMemoryOnly();
         long p99Micros = run.operations().get(BookWorkload.PAY).latency().p99Micros();
         System.out.println(LatencyTarget.line("pay p99", p99Micros, 2 * lab.payFloorNanos(), "2 x floor", run));
+        judgedOnAQuietMachine();
         assertThat(p99Micros * 1_000L).as("pay hdr p99, ns").isLessThanOrEqualTo(run.spec().timeout().toNanos() / 2);
     }
 
@@ -125,6 +127,7 @@ class BaselineOpenLoopTest {
         RunResult run = outcome.run();
         judgedInMemoryOnly();
         assumeThat(run.tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
+        judgedOnAQuietMachine();
         SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(BookWorkload.PAY))
                 .max(Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();
         assertThat(top.segment()).isEqualTo(OrderService.PAYMENT);
@@ -157,6 +160,25 @@ class BaselineOpenLoopTest {
      * The service's own speed is judged in process: over HTTP a request's time also holds the JDK's HTTP client and
      * Tomcat, which share this JVM's cores with the runner (the report's server line and max overrun show how much).
      */
+    /**
+     * A claim on the service's own latency is judged only while the machine was not badly disturbed: when the machine's own
+     * stalls (hiccup p99) or the generator's lateness (send-lag p99) pass twice the report's "disturbed" line
+     * ({@link RunVerdict#DISTURBED_MICROS}; quiet runs on this shared 2-core machine sit around the line itself), the run
+     * measured the machine as much as the service. (CI once met hiccup p99 17 ms, send-lag p99 26 ms, with a Redis
+     * server on the same cores: pay p99 124 ms, most of it in Redis calls.)
+     */
+    private void judgedOnAQuietMachine() {
+        RunResult run = outcome.run();
+        long limitMicros = 2 * RunVerdict.DISTURBED_MICROS;
+        boolean quiet = run.judgeable(limitMicros * 1_000L);
+        String why = String.format(Locale.ROOT, "not judged: the machine was disturbed (hiccup p99 %d us, send-lag p99 %d us; judged"
+                + " up to %d us)", run.hiccups().p99Micros(), run.sendLag().p99Micros(), limitMicros);
+        if (!quiet) {
+            System.out.println("[machine] " + why);
+        }
+        assumeThat(quiet).as(why).isTrue();
+    }
+
     /**
      * On PostgreSQL every PAID is a commit flushed to disk: a store whose one-row commits took more than a quarter of the probe's time
      * (the harness's {@link CommitProbe}, report line {@value LabDatabase#COMMIT_PROBE_LINE}: a mean commit over 2.5 ms,

@@ -24,7 +24,7 @@ import java.util.Optional;
 public final class RunVerdict {
 
     /** A stall (hiccup p99) or a send lag (p99) above this, in µs, means the machine may have shaped the run's latencies. */
-    static final long DISTURBED_MICROS = 5_000;
+    public static final long DISTURBED_MICROS = 5_000;
 
     private RunVerdict() {
     }
