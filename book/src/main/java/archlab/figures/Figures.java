@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  *           the scenario's windows shaded</td></tr>
  *   <tr><td>capacity sweeps ({@code sweep-<module>.json})</td><td>{@code sweep.png}: throughput and p99 against offered rate</td></tr>
  *   <tr><td>the scenario table ({@code scenarios.json})</td><td>{@code scenarios.png}: goodput and money lost per scenario × checkpoint</td></tr>
- *   <tr><td>JFR recordings ({@code <run>.jfr})</td><td>{@code flame-<module>-<run>-cpu.html}, {@code -alloc.html}, {@code -lock.html}</td></tr>
+ *   <tr><td>JFR recordings ({@code <run>.jfr})</td><td>{@code flame-<module>-<run>-cpu.html}, {@code -alloc.html}, {@code -lock.html}, and beside each
+ *       its picture for the printed page, {@code .png} ({@link FlameGraphImage})</td></tr>
  * </table>
  *
  * <p>Rendering is headless ({@code java.awt.headless=true}). Thread-safety: {@link #run} keeps no state
@@ -166,10 +167,28 @@ public final class Figures {
                 out.accept("failed flame graphs of " + jfr + ": " + e);
             }
         }
+        // each flame graph's picture for the printed page, drawn from its HTML (written above, or by an earlier run)
+        for (Path html : flameGraphPages(figuresDir)) {
+            String png = html.getFileName().toString().replaceFirst("\\.html$", ".png");
+            attempt(out, written, wanted, "flame graph picture of " + html.getFileName(), figuresDir.resolve(png),
+                    file -> FlameGraphImage.render(html, file));
+        }
         if (!unwanted.isEmpty()) {
             log.accept("not drawn, no page links to them: " + String.join(", ", unwanted));
         }
         return List.copyOf(written);
+    }
+
+    /** The flame graphs ({@code flame-*.html}) in {@code figuresDir}, by name; none when it does not exist. */
+    private static List<Path> flameGraphPages(Path figuresDir) {
+        if (!Files.isDirectory(figuresDir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(figuresDir)) {
+            return files.filter(f -> f.getFileName().toString().matches("flame-.*\\.html")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + figuresDir, e);
+        }
     }
 
     private interface Figure {
