@@ -230,6 +230,21 @@ public final class Figures {
         final List<Path> recordings = new ArrayList<>();
         final List<Path> ignored = new ArrayList<>();
 
+        /**
+         * The folders whose runs are never a figure's input: an exercise's runs (changed code, or another load) and the
+         * repeated runs' copies would otherwise pass for the book's own runs of the same name, the newest file winning.
+         */
+        static final java.util.Set<String> SIDE_RUNS = java.util.Set.of("exercises", "repeats");
+
+        static boolean underSideRuns(Path root, Path file) {
+            for (Path part : root.relativize(file)) {
+                if (SIDE_RUNS.contains(part.toString())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         static Inputs scan(Path root, Path figuresDir) {
             Inputs in = new Inputs();
             Path exclude = figuresDir.toAbsolutePath().normalize();
@@ -237,6 +252,7 @@ public final class Figures {
             try (Stream<Path> walk = Files.walk(root, MAX_DEPTH)) {
                 files = walk.filter(Files::isRegularFile)
                         .filter(p -> !p.toAbsolutePath().normalize().startsWith(exclude))
+                        .filter(p -> !underSideRuns(root, p))
                         .filter(p -> p.getFileName().toString().endsWith(".json") || p.getFileName().toString().endsWith(".jfr"))
                         .sorted().toList();
             } catch (IOException e) {
