@@ -42,7 +42,9 @@ public final class BookResults {
         List<Path> copied = new ArrayList<>();
         Path results = root.resolve("book/results");
         try (Stream<Path> modules = Files.list(root)) {
-            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("target/reports"))).sorted().toList()) {
+            // the book module's own reports (its grader's runs, its test list) are not results a page quotes
+            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("target/reports")))
+                    .filter(p -> !p.getFileName().toString().equals("book")).sorted().toList()) {
                 Path target = module.equals(root) ? results : results.resolve(module.getFileName().toString());
                 copied.addAll(copyReports(module.resolve("target/reports"), target, session, skipped));
             }

@@ -31,6 +31,11 @@ import java.util.stream.Stream;
  *   <li><b>report</b>: lines of a saved report under {@code book/results/}, chosen by a regular
  *       expression: {@code <!-- report: ch12-1-baseline/baseline.txt#^(offered|rps_completed)= -->} … {@code <!-- /report -->}
  *       ({@link ResultLookups#reportLines})</li>
+ *   <li><b>table</b>: some columns of a Markdown table of a saved report, shown as a real table (no fence), its
+ *       header cells renamed where a column says so:
+ *       {@code <!-- table: scenarios.md#^\|(---| scenario | normal ) columns: scenario=场景,completed=完成 -->}
+ *       … {@code <!-- /table -->}, at most {@value ResultLookups#WIDEST_TABLE} columns ({@link ResultLookups#tableRows});
+ *       a report marker never shows table rows in a fence</li>
  *   <li><b>value</b>: one figure of a saved JSON report, inline:
  *       {@code <!--v:ch12-1-baseline/baseline.json:run.completed-->3254<!--/v-->}; a path segment may
  *       index an array ({@code rows.0.p99Millis}); an optional {@code |FORMAT} applies
@@ -63,6 +68,8 @@ public final class BookSync {
             "(?<open><!-- code: (\\S+?)#(\\S+) -->\\n```(\\w*)\\n)(?<body>.*?)(?<close>```\\n<!-- /code -->)", Pattern.DOTALL);
     private static final Pattern REPORT = Pattern.compile(
             "(?<open><!-- report: (\\S+?)#(.+?) -->\\n```(\\w*)\\n)(?<body>.*?)(?<close>```\\n<!-- /report -->)", Pattern.DOTALL);
+    private static final Pattern TABLE = Pattern.compile(
+            "(?<open><!-- table: (\\S+?)#(.+?) -->\\n)(?<body>.*?)(?<close><!-- /table -->)", Pattern.DOTALL);
     private static final Pattern VALUE = Pattern.compile(
             "(?<open><!--v:([^:]+):([^|>]+?)(?:\\|([^>]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
     private static final Pattern CLAIMS = Pattern.compile(
@@ -70,6 +77,8 @@ public final class BookSync {
     private static final Pattern HOLDS = Pattern.compile("<!-- holds: (.+?) -->");
     /** An opening code or report marker: each must be followed by its fence, or nothing fills it and nothing checks it. */
     private static final Pattern BLOCK_OPENING = Pattern.compile("(?<!`)<!-- (code|report): [^>]*-->(?!\\n```)");
+    /** An opening table marker; each must have its closing marker, or nothing fills it and nothing checks it. */
+    private static final Pattern TABLE_OPENING = Pattern.compile("(?<!`)<!-- table: [^>]*-->");
     /** A sentence ends at one of these (or at the start of its line). */
     private static final Pattern SENTENCE_END = Pattern.compile("[。！？；]");
     private static final int MAX_SENTENCE = 160;
@@ -124,6 +133,7 @@ public final class BookSync {
             String text = read(chapter);
             collect(chapter, text, CODE, m -> codeRegion(m.group(2), m.group(3)), problems);
             collect(chapter, text, REPORT, m -> ResultLookups.reportLines(root, m.group(2), m.group(3)), problems);
+            collect(chapter, text, TABLE, m -> ResultLookups.tableRows(root, m.group(2), m.group(3)), problems);
             collect(chapter, text, VALUE, m -> ResultLookups.value(root, m.group(2), m.group(3), m.group(4)), problems);
             collect(chapter, text, CLAIMS, m -> claimsTable(m.group(2)), problems);
             checkHolds(chapter, text, problems);
@@ -131,6 +141,13 @@ public final class BookSync {
             while (bare.find()) {
                 problems.add(chapter.getFileName() + ":" + line(text, bare.start()) + ": " + bare.group()
                         + " has no fenced block under it (```…```, then its closing marker): nothing fills or checks it");
+            }
+            Matcher table = TABLE_OPENING.matcher(text);
+            while (table.find()) {
+                if (!TABLE.matcher(text).region(table.start(), text.length()).lookingAt()) {
+                    problems.add(chapter.getFileName() + ":" + line(text, table.start()) + ": " + table.group()
+                            + " has no closing <!-- /table --> after it: nothing fills or checks it");
+                }
             }
         }
         problems.addAll(FigureReferences.problems(chapters(), root.resolve("book/figures")));
@@ -227,6 +244,7 @@ public final class BookSync {
     public String render(String text) {
         String out = replace(text, CODE, m -> codeRegion(m.group(2), m.group(3)));
         out = replace(out, REPORT, m -> ResultLookups.reportLines(root, m.group(2), m.group(3)));
+        out = replace(out, TABLE, m -> ResultLookups.tableRows(root, m.group(2), m.group(3)));
         out = replace(out, VALUE, m -> ResultLookups.value(root, m.group(2), m.group(3), m.group(4)));
         return replace(out, CLAIMS, m -> claimsTable(m.group(2)));
     }

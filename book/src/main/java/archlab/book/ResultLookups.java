@@ -41,41 +41,96 @@ final class ResultLookups {
 
     /** The longest line a chapter shows inside a code fence, in characters: a printed page holds no more. */
     static final int WIDEST_FENCED_LINE = 200;
-    /** What a marker's regex may end with to keep only some columns of a Markdown table: {@code  columns: a,b,c}. */
+    /** The most columns a table on a page shows: a printed page holds no more. */
+    static final int WIDEST_TABLE = 8;
+    /** What a table marker's regex is followed by, then the columns it shows: {@code  columns: a,b=title,c}. */
     private static final String COLUMNS = " columns: ";
 
     /**
      * The lines of {@code <root>/book/results/<file>} matching {@code regex}, each ending in a newline, none longer than
      * {@value #WIDEST_FENCED_LINE} characters: a longer line is wrapped at spaces, its continuations indented by four.
-     * A regex that ends in {@code " columns: a,b,c"} selects lines of a Markdown table — its header among them — and keeps
-     * the named columns only, in that order (a table too wide for a page, narrowed; the whole one stays in its file).
+     * Table rows are refused: a table shows as one ({@link #tableRows}).
      *
-     * @throws IllegalArgumentException if no line matches, a named column is not in the header, or a table row is still
-     *                                  too wide to show
+     * @throws IllegalArgumentException if no line matches, or a matching line is a table row ({@code |…})
      */
     static String reportLines(Path root, String file, String regex) {
-        List<String> columns = null;
-        int cut = regex.lastIndexOf(COLUMNS);
-        if (cut >= 0) {
-            columns = java.util.Arrays.stream(regex.substring(cut + COLUMNS.length()).split(",")).map(String::strip).toList();
-            regex = regex.substring(0, cut);
+        if (regex.contains(COLUMNS)) {
+            throw new IllegalArgumentException("a report marker of " + file + " names columns: a table shows as a table"
+                    + " on the page (<!-- table: " + file + "#REGEX" + COLUMNS + "a,b=title,c --> … <!-- /table -->)");
         }
         Pattern p = Pattern.compile(regex);
         List<String> lines = read(root.resolve("book/results").resolve(file)).lines().filter(l -> p.matcher(l).find()).toList();
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("no line of book/results/" + file + " matches " + regex);
         }
-        if (columns != null) {
-            lines = narrowed(lines, columns, file);
-        }
         StringBuilder sb = new StringBuilder();
         for (String l : lines) {
-            if (l.codePointCount(0, l.length()) > WIDEST_FENCED_LINE && l.startsWith("|")) {
-                throw new IllegalArgumentException("a table row of book/results/" + file + " is wider than "
-                        + WIDEST_FENCED_LINE + " characters: keep fewer columns (\"" + COLUMNS.strip() + " a,b,c\")");
+            if (l.startsWith("|")) {
+                throw new IllegalArgumentException("a line of book/results/" + file + " matching " + regex
+                        + " is a table row: a table shows as a table on the page, not in a fence"
+                        + " (<!-- table: " + file + "#REGEX" + COLUMNS + "a,b=title,c --> … <!-- /table -->)");
             }
             wrapped(l).forEach(w -> sb.append(w).append('\n'));
         }
+        return sb.toString();
+    }
+
+    /**
+     * The rows of a Markdown table in {@code <root>/book/results/<file>} that match {@code spec}'s regex, narrowed to
+     * its columns, as a Markdown table for the page (each row ending in a newline). {@code spec} is a regex, then
+     * {@code " columns: "}, then at most {@value #WIDEST_TABLE} columns separated by commas, each the name of a column
+     * of the saved table's header, optionally followed by {@code =} and the title the page shows for it:
+     * {@code ^\|(---| scenario | normal ) columns: scenario=场景,completed=完成}. The regex must select the header and
+     * the separator row too.
+     *
+     * @throws IllegalArgumentException if {@code spec} names no columns or more than {@value #WIDEST_TABLE}, a title
+     *                                  is empty or holds a {@code |}, no line matches, a named column is not in the
+     *                                  header, or the selection has no separator row under the header
+     */
+    static String tableRows(Path root, String file, String spec) {
+        int cut = spec.lastIndexOf(COLUMNS);
+        if (cut < 0) {
+            throw new IllegalArgumentException("a table marker names its columns: <!-- table: " + file + "#REGEX"
+                    + COLUMNS + "a,b=title,c -->");
+        }
+        String regex = spec.substring(0, cut);
+        List<String> names = new ArrayList<>();
+        List<String> titles = new ArrayList<>();
+        for (String c : spec.substring(cut + COLUMNS.length()).split(",")) {
+            int eq = c.indexOf('=');
+            String name = (eq < 0 ? c : c.substring(0, eq)).strip();
+            String title = (eq < 0 ? c : c.substring(eq + 1)).strip();
+            if (name.isEmpty() || title.isEmpty() || title.contains("|")) {
+                throw new IllegalArgumentException("a table column of " + file + " is \"" + c.strip()
+                        + "\": give a column name, optionally =title (no |)");
+            }
+            names.add(name);
+            titles.add(title);
+        }
+        if (names.size() > WIDEST_TABLE) {
+            throw new IllegalArgumentException("a table of " + file + " shows " + names.size() + " columns; a page holds "
+                    + WIDEST_TABLE + " at most: keep fewer (the whole table stays in book/results/" + file + ")");
+        }
+        Pattern p = Pattern.compile(regex);
+        List<String> lines = read(root.resolve("book/results").resolve(file)).lines().filter(l -> p.matcher(l).find()).toList();
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException("no line of book/results/" + file + " matches " + regex);
+        }
+        List<String> rows = new ArrayList<>(narrowed(lines, names, file));
+        int header = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (cells(lines.get(i)).containsAll(names)) {
+                header = i;
+                break;
+            }
+        }
+        if (header + 1 >= lines.size() || !cells(lines.get(header + 1)).stream().allMatch(c -> c.matches(":?-{3,}:?"))) {
+            throw new IllegalArgumentException("the rows of book/results/" + file + " matching " + regex
+                    + " have no separator row (| --- |) right under the header: select it too");
+        }
+        rows.set(header, "| " + String.join(" | ", titles) + " |");
+        StringBuilder sb = new StringBuilder();
+        rows.forEach(r -> sb.append(r).append('\n'));
         return sb.toString();
     }
 

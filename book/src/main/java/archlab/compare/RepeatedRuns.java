@@ -31,6 +31,8 @@ import java.util.Map;
  * {@code <out>.md}, a table of the headline figures as "median (min–max)"; {@code each} lists the headline figures run
  * by run ({@code "run.latency.p99Micros": [ … ]}).
  *
+ * <p>Any run report serves: the book's load ({@code baseline.json}) or a scenario's ({@code scenario-<name>.json}).
+ *
  * <p>Usage: {@code java archlab.compare.RepeatedRuns <out-without-extension> <run1.json> <run2.json> …} (at least 3).
  * Stateless.
  */
@@ -42,12 +44,17 @@ public final class RepeatedRuns {
     static final List<String[]> HEADLINES = List.of(
             new String[] {"run.completed", "completed"},
             new String[] {"run.timedOut", "timed out"},
+            new String[] {"run.failed", "failed"},
+            new String[] {"run.rejected", "rejected"},
+            new String[] {"run.maxOverrunNanos", "max overrun ns"},
             new String[] {"run.latency.p50Micros", "p50 µs"},
             new String[] {"run.latency.p99Micros", "p99 µs"},
             new String[] {"run.operations.create.latency.p99Micros", "create p99 µs"},
             new String[] {"run.operations.get.latency.p99Micros", "get p99 µs"},
             new String[] {"run.operations.pay.latency.p99Micros", "pay p99 µs"},
             new String[] {"money.paidOrders", "PAID orders"},
+            new String[] {"money.chargedButNotPaid", "charged not PAID"},
+            new String[] {"money.doubleCharges", "double charges"},
             new String[] {"run.sendLag.p99Micros", "send lag p99 µs"},
             new String[] {"run.hiccups.p99Micros", "hiccup p99 µs"});
     private static final ObjectMapper JSON = new ObjectMapper();

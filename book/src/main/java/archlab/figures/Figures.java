@@ -33,7 +33,8 @@ import java.util.stream.Stream;
  *           the scenario's windows shaded</td></tr>
  *   <tr><td>capacity sweeps ({@code sweep-<module>.json})</td><td>{@code sweep.png}: throughput and p99 against offered rate</td></tr>
  *   <tr><td>the scenario table ({@code scenarios.json})</td><td>{@code scenarios.png}: goodput and money lost per scenario × checkpoint</td></tr>
- *   <tr><td>JFR recordings ({@code <run>.jfr})</td><td>{@code flame-<module>-<run>-cpu.html}, {@code -alloc.html}, {@code -lock.html}</td></tr>
+ *   <tr><td>JFR recordings ({@code <run>.jfr})</td><td>{@code flame-<module>-<run>-cpu.html}, {@code -alloc.html}, {@code -lock.html}, and beside each
+ *       its picture for the printed page, {@code .png} ({@link FlameGraphImage})</td></tr>
  * </table>
  *
  * <p>Rendering is headless ({@code java.awt.headless=true}). Thread-safety: {@link #run} keeps no state
@@ -166,10 +167,28 @@ public final class Figures {
                 out.accept("failed flame graphs of " + jfr + ": " + e);
             }
         }
+        // each flame graph's picture for the printed page, drawn from its HTML (written above, or by an earlier run)
+        for (Path html : flameGraphPages(figuresDir)) {
+            String png = html.getFileName().toString().replaceFirst("\\.html$", ".png");
+            attempt(out, written, wanted, "flame graph picture of " + html.getFileName(), figuresDir.resolve(png),
+                    file -> FlameGraphImage.render(html, file));
+        }
         if (!unwanted.isEmpty()) {
             log.accept("not drawn, no page links to them: " + String.join(", ", unwanted));
         }
         return List.copyOf(written);
+    }
+
+    /** The flame graphs ({@code flame-*.html}) in {@code figuresDir}, by name; none when it does not exist. */
+    private static List<Path> flameGraphPages(Path figuresDir) {
+        if (!Files.isDirectory(figuresDir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(figuresDir)) {
+            return files.filter(f -> f.getFileName().toString().matches("flame-.*\\.html")).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + figuresDir, e);
+        }
     }
 
     private interface Figure {
@@ -211,6 +230,21 @@ public final class Figures {
         final List<Path> recordings = new ArrayList<>();
         final List<Path> ignored = new ArrayList<>();
 
+        /**
+         * The folders whose runs are never a figure's input: an exercise's runs (changed code, or another load) and the
+         * repeated runs' copies would otherwise pass for the book's own runs of the same name, the newest file winning.
+         */
+        static final java.util.Set<String> SIDE_RUNS = java.util.Set.of("exercises", "repeats");
+
+        static boolean underSideRuns(Path root, Path file) {
+            for (Path part : root.relativize(file)) {
+                if (SIDE_RUNS.contains(part.toString())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         static Inputs scan(Path root, Path figuresDir) {
             Inputs in = new Inputs();
             Path exclude = figuresDir.toAbsolutePath().normalize();
@@ -218,6 +252,7 @@ public final class Figures {
             try (Stream<Path> walk = Files.walk(root, MAX_DEPTH)) {
                 files = walk.filter(Files::isRegularFile)
                         .filter(p -> !p.toAbsolutePath().normalize().startsWith(exclude))
+                        .filter(p -> !underSideRuns(root, p))
                         .filter(p -> p.getFileName().toString().endsWith(".json") || p.getFileName().toString().endsWith(".jfr"))
                         .sorted().toList();
             } catch (IOException e) {

@@ -1,14 +1,18 @@
 package archlab.figures;
 
 import java.awt.BasicStroke;
+import java.awt.Color;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.AnnotationLine;
@@ -23,7 +27,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * Latency by percentile, the HdrHistogram way: x = 1 / (1 − p) on a log scale (ticks 50%, 90%, 99%, 99.9%,
  * 99.99%, see {@link PercentileAxis}), y = latency in milliseconds from the planned start. One line per
  * histogram: the same run of several checkpoints side by side ({@link #renderReports}), or the operations of
- * one run ({@link #renderOperations}). Everything comes from saved reports; nothing is hard-coded.
+ * one run ({@link #renderOperations}). Everything comes from saved reports; nothing is hard-coded. A checkpoint's line
+ * is in its checkpoint's colour, any other line in a colour no checkpoint has ({@link CheckpointColours}); lines
+ * drawn later are narrower, so that none hides one with the same latencies ({@link #styles}).
  *
  * <p>Charts that a page compares share their latency scale: the checkpoints of one run are one chart already, and
  * the per-operation charts of runs of one module whose names differ only in their last word (for instance
@@ -45,6 +51,9 @@ public final class PercentileChart {
 
     static final int WIDTH = 1000;
     static final int HEIGHT = 620;
+    /** The widths of the first and the last line drawn, px; the lines between step evenly from one to the other. */
+    static final float WIDEST_LINE_PX = 5f;
+    static final float NARROWEST_LINE_PX = 2.5f;
     /** HdrHistogram's percentile steps per halving of the distance to 100%. */
     private static final int TICKS_PER_HALF_DISTANCE = 5;
 
@@ -102,7 +111,10 @@ public final class PercentileChart {
         double xMax = 1;
         double yMax = 0;
         int drawn = 0;
-        for (Series s : series) {
+        List<Series> withSamples = series.stream().filter(s -> s.micros().getTotalCount() > 0).toList();
+        List<LineStyle> styles = styles(withSamples.stream().map(Series::label).toList());
+        for (int i = 0; i < withSamples.size(); i++) {
+            Series s = withSamples.get(i);
             double[][] c = curve(s.micros());
             if (c[0].length == 0) {
                 continue;
@@ -110,7 +122,8 @@ public final class PercentileChart {
             XYSeries line = chart.addSeries(String.format(Locale.ROOT, "%s (n=%,d, p99 %.1f ms)", s.label(),
                     s.micros().getTotalCount(), s.micros().getValueAtPercentile(99) / 1e3), c[0], c[1]);
             line.setMarker(SeriesMarkers.NONE);
-            line.setLineStyle(new BasicStroke(2.5f));
+            line.setLineColor(styles.get(i).colour());
+            line.setLineStyle(styles.get(i).stroke());
             xMax = Math.max(xMax, c[0][c[0].length - 1]);
             for (double y : c[1]) {
                 yMax = Math.max(yMax, y);
@@ -132,6 +145,43 @@ public final class PercentileChart {
         }
         PercentileAxis.apply(chart, axisMax, 0, top);
         return chart;
+    }
+
+    /**
+     * How one line is drawn.
+     *
+     * @param colour  its checkpoint's colour ({@link CheckpointColours#of}); a line that is no checkpoint's (an
+     *                operation's), the next of {@link CheckpointColours#other}
+     * @param widthPx its width, px
+     * @param dashed  whether it is dashed: a second or later line of the same checkpoint (another run of it)
+     */
+    record LineStyle(Color colour, float widthPx, boolean dashed) {
+        BasicStroke stroke() {
+            return dashed ? new BasicStroke(widthPx, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f, new float[] {9f, 5f}, 0f)
+                    : new BasicStroke(widthPx, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND);
+        }
+    }
+
+    /**
+     * The look of each line, by label, in drawing order. Widths shrink from {@link #WIDEST_LINE_PX} for the first
+     * line drawn to {@link #NARROWEST_LINE_PX} for the last, so that a line drawn over another with the same
+     * latencies leaves the other's colour showing along both its edges.
+     */
+    static List<LineStyle> styles(List<String> labels) {
+        List<LineStyle> out = new ArrayList<>();
+        Set<String> checkpoints = new HashSet<>();
+        int others = 0;
+        for (int i = 0; i < labels.size(); i++) {
+            double share = labels.size() == 1 ? 1 : (double) i / (labels.size() - 1);
+            float width = (float) (WIDEST_LINE_PX - (WIDEST_LINE_PX - NARROWEST_LINE_PX) * share);
+            Optional<CheckpointColours.Checkpoint> checkpoint = CheckpointColours.checkpointOf(labels.get(i));
+            if (checkpoint.isPresent()) {
+                out.add(new LineStyle(checkpoint.get().colour(), width, !checkpoints.add(checkpoint.get().id())));
+            } else {
+                out.add(new LineStyle(CheckpointColours.other(others++), width, false));
+            }
+        }
+        return out;
     }
 
     /** Builds and writes the chart; returns {@code png}. */

@@ -5,16 +5,19 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 
@@ -26,7 +29,8 @@ import org.knowm.xchart.style.Styler;
  *   <li><b>money lost</b>: orders charged but not PAID plus double charges — the customer's money the shop
  *       cannot account for at the end of the run.</li>
  * </ol>
- * A checkpoint without a row for some scenario is drawn as 0 there and its legend entry says which are missing.
+ * Each checkpoint's bars are in its colour ({@link CheckpointColours}). A checkpoint without a row for some scenario
+ * is drawn as 0 there and its legend entry says which are missing.
  * Stateless and thread-safe.
  */
 public final class ScenarioChart {
@@ -89,7 +93,8 @@ public final class ScenarioChart {
         return ChartImages.writePng(ChartImages.stack(List.of(ChartImages.image(goodput), ChartImages.image(money))), png);
     }
 
-    private static CategoryChart panel(List<ScenarioTable.Row> rows, String title, String yTitle,
+    /** One panel: a group of bars per scenario, one bar per checkpoint in its {@link CheckpointColours colour}. */
+    static CategoryChart panel(List<ScenarioTable.Row> rows, String title, String yTitle,
                                        ToDoubleFunction<ScenarioTable.Row> value) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(PANEL_HEIGHT).title(title)
                 .xAxisTitle("scenario").yAxisTitle(yTitle).build();
@@ -99,7 +104,7 @@ public final class ScenarioChart {
         styler.setLabelsVisible(true);
         styler.setLabelsPosition(1.0); // the value sits on the bar's top edge, readable even for a zero-height bar
         styler.setLabelsFontColorAutomaticEnabled(false);
-        styler.setLabelsFontColor(java.awt.Color.BLACK);
+        styler.setLabelsFontColor(Color.BLACK);
         styler.setYAxisDecimalPattern("#,##0.#");
         styler.setAvailableSpaceFill(0.8);
         Set<String> scenarios = new LinkedHashSet<>();
@@ -109,6 +114,7 @@ public final class ScenarioChart {
             modules.add(r.module());
         });
         List<String> categories = List.copyOf(scenarios);
+        int others = 0;
         for (String module : modules) {
             List<Double> ys = new ArrayList<>();
             List<String> missing = new ArrayList<>();
@@ -120,8 +126,11 @@ public final class ScenarioChart {
                 }
                 ys.add(row == null ? 0.0 : value.applyAsDouble(row));
             }
-            chart.addSeries(missing.isEmpty() ? module : module + " (no run: " + String.join(", ", missing) + ")",
+            CategorySeries bars = chart.addSeries(missing.isEmpty() ? module : module + " (no run: " + String.join(", ", missing) + ")",
                     categories, ys);
+            Optional<Color> colour = CheckpointColours.of(module);
+            bars.setFillColor(colour.orElse(CheckpointColours.other(others)));
+            others += colour.isPresent() ? 0 : 1;
         }
         return chart;
     }

@@ -24,7 +24,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * Warm-ups and the scenario's windows (a payment stall, the notifier down) are shaded on every panel, so a dip in
  * goodput or a jump in p99 can be read against what the run did then and whether the machine stalled then. The trap
  * it shows: one aggregate p99 cannot say whether the run was slow throughout, slow in one window, or slow while the
- * machine was stalled. Stateless and thread-safe.
+ * machine was stalled. The lines are metrics of one run, not checkpoints, so they take colours no checkpoint has
+ * ({@link CheckpointColours#other}). Stateless and thread-safe.
  */
 public final class TimelineChart {
 
@@ -32,7 +33,12 @@ public final class TimelineChart {
     static final int PANEL_HEIGHT = 420;
 
     private static final Color WARM_UP = new Color(128, 128, 128, 50);
-    private static final Color[] WINDOWS = {new Color(230, 80, 40, 60), new Color(40, 120, 230, 60), new Color(160, 60, 200, 60)};
+    /**
+     * The scenario windows' shades: Okabe and Ito's yellow, sky blue and reddish purple, pale; none a checkpoint's
+     * colour (a timeline's lines are metrics of one run, not checkpoints; see {@link CheckpointColours}).
+     */
+    static final Color[] WINDOWS = {CheckpointColours.withAlpha(CheckpointColours.YELLOW, 110),
+            CheckpointColours.withAlpha(CheckpointColours.SKY_BLUE, 60), CheckpointColours.withAlpha(CheckpointColours.REDDISH_PURPLE, 50)};
 
     private TimelineChart() {
     }
@@ -60,10 +66,10 @@ public final class TimelineChart {
         double top = max(t, SavedTimeline.Point::offeredPerSecond, SavedTimeline.Point::goodputPerSecond,
                 SavedTimeline.Point::retriedPerSecond) * 1.15;
         shade(chart, t, top);
-        lines(chart, t, "completed/s", SavedTimeline.Point::goodputPerSecond, false, 2.5f, null);
-        lines(chart, t, "offered/s", SavedTimeline.Point::offeredPerSecond, false, 1.5f, new float[] {6f, 4f});
+        lines(chart, t, 0, "completed/s", SavedTimeline.Point::goodputPerSecond, false, 2.5f, null);
+        lines(chart, t, 1, "offered/s", SavedTimeline.Point::offeredPerSecond, false, 1.5f, new float[] {6f, 4f});
         if (t.retried()) {
-            lines(chart, t, "retries/s", SavedTimeline.Point::retriedPerSecond, false, 1.5f, new float[] {2f, 3f});
+            lines(chart, t, 2, "retries/s", SavedTimeline.Point::retriedPerSecond, false, 1.5f, new float[] {2f, 3f});
         }
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
         return chart;
@@ -73,8 +79,8 @@ public final class TimelineChart {
         XYChart chart = base(t, "Latency per interval (answered requests)", "ms");
         double top = max(t, SavedTimeline.Point::p99Millis) * 1.15;
         shade(chart, t, top);
-        lines(chart, t, "p99", SavedTimeline.Point::p99Millis, true, 2.5f, null);
-        lines(chart, t, "p50", SavedTimeline.Point::p50Millis, true, 1.5f, new float[] {2f, 3f});
+        lines(chart, t, 0, "p99", SavedTimeline.Point::p99Millis, true, 2.5f, null);
+        lines(chart, t, 1, "p50", SavedTimeline.Point::p50Millis, true, 1.5f, new float[] {2f, 3f});
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
         return chart;
     }
@@ -83,8 +89,8 @@ public final class TimelineChart {
         XYChart chart = base(t, "The machine per interval: longest hiccup (probe) and send-lag p99 (generator)", "ms");
         double top = Math.max(1.0, max(t, SavedTimeline.Point::hiccupMaxMillis, SavedTimeline.Point::sendLagP99Millis) * 1.15);
         shade(chart, t, top);
-        lines(chart, t, "hiccup max", SavedTimeline.Point::hiccupMaxMillis, false, 2.5f, null);
-        lines(chart, t, "send-lag p99", SavedTimeline.Point::sendLagP99Millis, false, 1.5f, new float[] {6f, 4f});
+        lines(chart, t, 0, "hiccup max", SavedTimeline.Point::hiccupMaxMillis, false, 2.5f, null);
+        lines(chart, t, 1, "send-lag p99", SavedTimeline.Point::sendLagP99Millis, false, 1.5f, new float[] {6f, 4f});
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
         return chart;
     }
@@ -114,6 +120,8 @@ public final class TimelineChart {
                     java.util.stream.IntStream.range(0, values.size()).mapToDouble(i -> (i + 0.5) * interval).toArray(),
                     values.stream().mapToDouble(Double::doubleValue).toArray());
             s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(CheckpointColours.other(0));
+            s.setLineColor(CheckpointColours.other(0));
             s.setLineStyle(new BasicStroke(2.5f));
         }
         chart.getStyler().setYAxisMin(0.0).setYAxisMax(top);
@@ -135,11 +143,12 @@ public final class TimelineChart {
     /**
      * One line per phase (a warm-up and the run are separate lines, so the gap between them is not drawn across).
      *
+     * @param colourIndex  which of {@link CheckpointColours#other} the metric is drawn in: a metric is not a checkpoint
      * @param answeredOnly leave out intervals in which no request was answered (their latency is not 0, it is none)
      */
-    private static void lines(XYChart chart, SavedTimeline t, String what, ToDoubleFunction<SavedTimeline.Point> y,
+    private static void lines(XYChart chart, SavedTimeline t, int colourIndex, String what, ToDoubleFunction<SavedTimeline.Point> y,
                               boolean answeredOnly, float width, float[] dash) {
-        Color color = chart.getStyler().getSeriesColors()[chart.getSeriesMap().size() % chart.getStyler().getSeriesColors().length];
+        Color color = CheckpointColours.other(colourIndex);
         for (String phase : List.of("jit-warmup", "warmup", "run")) {
             List<SavedTimeline.Point> points = t.phase(phase).stream().filter(p -> !answeredOnly || p.answered()).toList();
             if (points.isEmpty()) {

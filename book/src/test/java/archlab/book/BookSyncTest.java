@@ -72,6 +72,54 @@ class BookSyncTest {
         assertThat(sync.refresh()).as("a second refresh changes nothing").isEmpty();
     }
 
+    private static final String TABLE = """
+            | scenario | checkpoint | completed | timed_out | p99 ms |
+            |---|---|---:|---:|---:|
+            | normal | ch12-1 | 3475 | 1025 | 201 |
+            | slow | ch12-1 | 2606 | 1894 | 384 |
+            """;
+
+    @Test
+    @DisplayName("a table marker shows the chosen columns of a saved table as a real Markdown table, its header cells renamed where a column says so")
+    void tableMarkerShowsARealTable() throws Exception {
+        Files.writeString(root.resolve("book/results/t.md"), "# scenarios\n\n" + TABLE);
+        Files.writeString(root.resolve("book/12-x.md"), """
+                表：
+                <!-- table: t.md#^\\|(---| scenario | normal ) columns: scenario=场景,timed_out=超时,completed -->
+                stale
+                <!-- /table -->
+                """);
+        BookSync sync = new BookSync(root);
+        assertThat(sync.check()).hasSize(1);
+
+        sync.refresh();
+
+        assertThat(Files.readString(root.resolve("book/12-x.md"))).contains("""
+                columns: scenario=场景,timed_out=超时,completed -->
+                | 场景 | 超时 | completed |
+                | --- | ---: | ---: |
+                | normal | 1025 | 3475 |
+                <!-- /table -->
+                """);
+        assertThat(sync.check()).isEmpty();
+    }
+
+    @Test
+    @DisplayName("a table wider than a page (more than 8 columns), a table marker without its columns or its closing marker, and a report marker over table rows are each reported")
+    void tablesThatDoNotFitAPageAreReported() throws Exception {
+        Files.writeString(root.resolve("book/results/t.md"), TABLE);
+        String nine = String.join(",", java.util.Collections.nCopies(9, "completed"));
+        Files.writeString(root.resolve("book/12-x.md"), "<!-- table: t.md#^\\| columns: " + nine + " -->\n<!-- /table -->\n"
+                + "<!-- table: t.md#^\\| -->\n<!-- /table -->\n"
+                + "<!-- report: t.md#^\\| -->\n```text\n```\n<!-- /report -->\n"
+                + "<!-- table: t.md#^\\| columns: completed -->\nno closing marker\n");
+        assertThat(new BookSync(root).check()).hasSize(4)
+                .anySatisfy(p -> assertThat(p).contains("shows 9 columns; a page holds 8 at most"))
+                .anySatisfy(p -> assertThat(p).contains("a table marker names its columns"))
+                .anySatisfy(p -> assertThat(p).contains("is a table row: a table shows as a table on the page"))
+                .anySatisfy(p -> assertThat(p).contains("has no closing <!-- /table --> after it"));
+    }
+
     @Test
     @DisplayName("a changed source makes check report the chapter out of date")
     void driftIsCaught() throws Exception {

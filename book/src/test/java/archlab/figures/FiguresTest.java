@@ -59,6 +59,20 @@ class FiguresTest {
     }
 
     @Test
+    @DisplayName("an exercise's runs and the repeated runs' copies are never a figure's input, even when newer than the book's run of the same name")
+    void exerciseAndRepeatRunsAreNotInputs(@TempDir Path dir) throws Exception {
+        Path results = dir.resolve("results");
+        Samples.runReport(results.resolve("exercises/12.1-x/ch12-1-baseline/baseline.json"), "ch12-1-baseline", "baseline",
+                Map.of("pay", Samples.latencies(300, 190, 230, 1)));
+        Samples.runReport(results.resolve("repeats/ch12-1-baseline/baseline.json"), "ch12-1-baseline", "baseline",
+                Map.of("pay", Samples.latencies(300, 190, 230, 1)));
+        List<String> out = new ArrayList<>();
+
+        assertThat(Figures.run(results, dir.resolve("figures"), out::add)).isEmpty();
+        assertThat(out).anySatisfy(l -> assertThat(l).startsWith("skipped percentile charts: no run report"));
+    }
+
+    @Test
     @DisplayName("an empty results folder writes nothing and says why for each figure, without failing")
     void emptyFolder(@TempDir Path dir) {
         List<String> out = new ArrayList<>();

@@ -57,6 +57,21 @@ class PercentileChartTest {
     }
 
     @Test
+    @DisplayName("lines drawn later are narrower, so that none hides an earlier one with the same latencies; a second run of a checkpoint keeps its colour, dashed; operations take no checkpoint's colour")
+    void lineStyles() {
+        List<PercentileChart.LineStyle> styles = PercentileChart.styles(List.of(
+                "ch12-1-baseline / baseline", "ch12-3-fault-scenarios / baseline", "ch12-1-baseline / overload"));
+        assertThat(styles.get(0).widthPx()).isGreaterThan(styles.get(1).widthPx());
+        assertThat(styles.get(1).widthPx()).isGreaterThan(styles.get(2).widthPx());
+        assertThat(styles).extracting(PercentileChart.LineStyle::colour).containsExactly(
+                CheckpointColours.VERMILLION, CheckpointColours.BLUISH_GREEN, CheckpointColours.VERMILLION);
+        assertThat(styles).extracting(PercentileChart.LineStyle::dashed).containsExactly(false, false, true);
+        assertThat(PercentileChart.styles(List.of("create", "get", "pay"))).extracting(PercentileChart.LineStyle::colour)
+                .doesNotHaveDuplicates().doesNotContainAnyElementsOf(CheckpointColours.CHECKPOINTS.stream()
+                        .map(CheckpointColours.Checkpoint::colour).toList());
+    }
+
+    @Test
     @DisplayName("a chart with nothing to draw is refused with a message instead of an empty picture")
     void nothingToDraw(@TempDir Path dir) {
         assertThatThrownBy(() -> PercentileChart.render("t",
