@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reruns the lab's load runs on this machine and refreshes what the chapters quote:
 # book/results (reports), book/figures (charts, flame graphs) and the chapters' code excerpts and figures.
-# Takes about an hour (by this machine's logs: the exercises about 8 minutes, the repeated runs about 20).
+# Takes about half an hour on this machine (its last run: 25 minutes, then 6 more for the repeated scenarios).
 #
 #   bash book/refresh.sh            a reader's refresh: never leaves the book worse off. If this machine's numbers make
 #                                   a sentence of the chapters false, the book is put back as committed (its tests pass),
@@ -72,7 +72,8 @@ else
   echo "PostgreSQL could not be started (see above): its saved results stay as they are" >&2
   ARCHLAB_EXERCISES_OUT=book/results/exercises bash book/exercises.sh
 fi
-# the book's load five times on each checkpoint, interleaved: the medians and ranges the chapters compare
+# the book's load and the five scenarios five times on each checkpoint, interleaved: the medians and ranges the
+# chapters compare
 ARCHLAB_REPEATS_OUT=book/results bash book/repeats.sh
 # every module's load runs in one Maven session (the book's cross-checkpoint tables are built from one session's reports);
 # the book's BookInSyncTest is left out of it: the reports collected above have already moved the chapters' numbers, and

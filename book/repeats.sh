@@ -11,8 +11,8 @@
 #   ARCHLAB_REPEATS_OUT=book/results bash book/repeats.sh     into the book (book/refresh.sh does this)
 #   ARCHLAB_REPEATS_KINDS=baseline bash book/repeats.sh       one kind only (baseline or scenarios; default both)
 #
-# Takes about 20 s a baseline run and a minute a scenario run (30 runs for N = 5). One load at a time. book/refresh.sh
-# runs it.
+# Takes about 10 minutes for N = 5 on this 2-core machine (30 Maven runs; the 15 scenario runs took 6 minutes by its
+# clock). One load at a time. book/refresh.sh runs it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source .ci/jdk.sh
@@ -20,8 +20,8 @@ MVN=(mvn -B -ntp -q ${ARCHLAB_MVN_OFFLINE:+-o})
 n=${1:-5}
 [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 5 ] && [ "$n" -le 50 ] || { echo "usage: bash book/repeats.sh [N], N from 5 to 50" >&2; exit 2; }
 out=${ARCHLAB_REPEATS_OUT:-target/repeats-out}
-kinds=${ARCHLAB_REPEATS_KINDS:-baseline scenarios}
-for k in $kinds; do
+read -r -a kinds <<< "${ARCHLAB_REPEATS_KINDS:-baseline scenarios}"
+for k in "${kinds[@]}"; do
   case "$k" in baseline|scenarios) ;; *) echo "ARCHLAB_REPEATS_KINDS: '$k' is neither baseline nor scenarios" >&2; exit 2 ;; esac
 done
 modules=(ch12-1-baseline ch12-2-cache-outbox-ratelimit ch12-3-fault-scenarios)
@@ -45,12 +45,12 @@ run_once() {
   grep -E "^\[ERROR\]   (BaselineOpenLoopTest|ScenarioRunsTest)" "$log" | sed 's/^/   claim failed in this run: /' || true
   for r in "${reports[@]}"; do
     [ -f "$m/target/reports/$r.json" ] || { echo "!! run $i of $m wrote no $r.json" >&2; return 1; }
-    cp "$m/target/reports/$r.json" "target/repeats/$m/$r-run-$i.json"
+    cp "$m/target/reports/$r.json" "target/repeats/$m/$r-run-$i.json" || return 1
   done
 }
 
 for i in $(seq 1 "$n"); do
-  for k in $kinds; do
+  for k in "${kinds[@]}"; do
     for m in "${modules[@]}"; do
       run_once "$k" "$m" "$i" || exit 1
     done
@@ -63,7 +63,7 @@ summarise() { # $1 module, $2 report name
     "$out/$1/$2-repeats" $(for i in $(seq 1 "$n"); do echo "target/repeats/$1/$2-run-$i.json"; done)
 }
 for m in "${modules[@]}"; do
-  for k in $kinds; do
+  for k in "${kinds[@]}"; do
     case "$k" in
       baseline) summarise "$m" baseline ;;
       scenarios) for s in "${scenarios[@]}"; do summarise "$m" "scenario-$s"; done ;;

@@ -31,6 +31,9 @@ public final class BookResults {
     private BookResults() {
     }
 
+    /** The module whose own reports (its grader's runs, its test list) are never results a page quotes. */
+    static final String BOOK_MODULE = "book";
+
     /**
      * Copies the newest session's reports.
      *
@@ -44,7 +47,7 @@ public final class BookResults {
         try (Stream<Path> modules = Files.list(root)) {
             // the book module's own reports (its grader's runs, its test list) are not results a page quotes
             for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("target/reports")))
-                    .filter(p -> !p.getFileName().toString().equals("book")).sorted().toList()) {
+                    .filter(p -> !p.getFileName().toString().equals(BOOK_MODULE)).sorted().toList()) {
                 Path target = module.equals(root) ? results : results.resolve(module.getFileName().toString());
                 copied.addAll(copyReports(module.resolve("target/reports"), target, session, skipped));
             }
@@ -61,6 +64,9 @@ public final class BookResults {
     static String newestSession(Path root) {
         String newest = "";
         for (Path f : SavedReports.jsonFiles(root)) {
+            if (f.toAbsolutePath().normalize().startsWith(root.resolve(BOOK_MODULE).toAbsolutePath().normalize())) {
+                continue; // as in collect: the book module's own reports are not the runs' session
+            }
             String s = SavedReports.sessionOf(f);
             if (s.compareTo(newest) > 0) {
                 newest = s;

@@ -68,8 +68,10 @@ public final class BookSync {
             "(?<open><!-- code: (\\S+?)#(\\S+) -->\\n```(\\w*)\\n)(?<body>.*?)(?<close>```\\n<!-- /code -->)", Pattern.DOTALL);
     private static final Pattern REPORT = Pattern.compile(
             "(?<open><!-- report: (\\S+?)#(.+?) -->\\n```(\\w*)\\n)(?<body>.*?)(?<close>```\\n<!-- /report -->)", Pattern.DOTALL);
+    /** A table marker: its opening on one line, a body that holds no other table opening, its closing marker. */
     private static final Pattern TABLE = Pattern.compile(
-            "(?<open><!-- table: (\\S+?)#(.+?) -->\\n)(?<body>.*?)(?<close><!-- /table -->)", Pattern.DOTALL);
+            "(?<!`)(?<open><!-- table: (\\S+?)#([^\\n]+?) -->\\n)(?<body>(?:(?!<!-- table: ).)*?)(?<close><!-- /table -->)",
+            Pattern.DOTALL);
     private static final Pattern VALUE = Pattern.compile(
             "(?<open><!--v:([^:]+):([^|>]+?)(?:\\|([^>]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
     private static final Pattern CLAIMS = Pattern.compile(
@@ -78,7 +80,7 @@ public final class BookSync {
     /** An opening code or report marker: each must be followed by its fence, or nothing fills it and nothing checks it. */
     private static final Pattern BLOCK_OPENING = Pattern.compile("(?<!`)<!-- (code|report): [^>]*-->(?!\\n```)");
     /** An opening table marker; each must have its closing marker, or nothing fills it and nothing checks it. */
-    private static final Pattern TABLE_OPENING = Pattern.compile("(?<!`)<!-- table: [^>]*-->");
+    private static final Pattern TABLE_OPENING = Pattern.compile("(?<!`)<!-- table: [^\\n]*?-->");
     /** A sentence ends at one of these (or at the start of its line). */
     private static final Pattern SENTENCE_END = Pattern.compile("[。！？；]");
     private static final int MAX_SENTENCE = 160;

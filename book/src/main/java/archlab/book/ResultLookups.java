@@ -84,8 +84,9 @@ final class ResultLookups {
      * the separator row too.
      *
      * @throws IllegalArgumentException if {@code spec} names no columns or more than {@value #WIDEST_TABLE}, a title
-     *                                  is empty or holds a {@code |}, no line matches, a named column is not in the
-     *                                  header, or the selection has no separator row under the header
+     *                                  is empty or holds a {@code |}, no line matches, the first row selected is not a
+     *                                  header naming every column, no separator row is right under it, or a second
+     *                                  header or separator is selected
      */
     static String tableRows(Path root, String file, String spec) {
         int cut = spec.lastIndexOf(COLUMNS);
@@ -116,22 +117,33 @@ final class ResultLookups {
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("no line of book/results/" + file + " matches " + regex);
         }
-        List<String> rows = new ArrayList<>(narrowed(lines, names, file));
-        int header = -1;
-        for (int i = 0; i < lines.size(); i++) {
-            if (cells(lines.get(i)).containsAll(names)) {
-                header = i;
-                break;
-            }
+        if (regex.contains("-->")) {
+            throw new IllegalArgumentException("a table marker's regex may not hold \"-->\" (it ends the comment): " + regex);
         }
-        if (header + 1 >= lines.size() || !cells(lines.get(header + 1)).stream().allMatch(c -> c.matches(":?-{3,}:?"))) {
+        if (!cells(lines.get(0)).containsAll(names)) {
+            throw new IllegalArgumentException("the first row of book/results/" + file + " matching " + regex
+                    + " is not a header naming " + names + ": select the header first");
+        }
+        if (lines.size() < 2 || !isSeparator(lines.get(1))) {
             throw new IllegalArgumentException("the rows of book/results/" + file + " matching " + regex
                     + " have no separator row (| --- |) right under the header: select it too");
         }
-        rows.set(header, "| " + String.join(" | ", titles) + " |");
+        for (int i = 2; i < lines.size(); i++) {
+            if (isSeparator(lines.get(i)) || cells(lines.get(i)).equals(cells(lines.get(0)))) {
+                throw new IllegalArgumentException("the rows of book/results/" + file + " matching " + regex
+                        + " hold a second header or separator (row " + (i + 1) + "): select one table");
+            }
+        }
+        List<String> rows = new ArrayList<>(narrowed(lines, names, file));
+        rows.set(0, "| " + String.join(" | ", titles) + " |");
         StringBuilder sb = new StringBuilder();
         rows.forEach(r -> sb.append(r).append('\n'));
         return sb.toString();
+    }
+
+    /** A Markdown table's separator row: {@code | --- | ---: |}. */
+    private static boolean isSeparator(String row) {
+        return cells(row).stream().allMatch(c -> c.matches(":?-{3,}:?"));
     }
 
     /** The rows of a Markdown table with only {@code columns}; the header is the first row that names them all. */

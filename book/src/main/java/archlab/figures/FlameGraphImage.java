@@ -101,7 +101,7 @@ public final class FlameGraphImage {
      * @param html a flame graph written by async-profiler's converter ({@code archlab.profile.FlameGraphs})
      * @param png  the file to write (parent folders created)
      * @return {@code png}
-     * @throws IllegalArgumentException if {@code html} holds no stack
+     * @throws IllegalArgumentException if {@code html} is not a flame graph the converter wrote, or holds no stack
      * @throws UncheckedIOException     if a file cannot be read or written
      */
     public static Path render(Path html, Path png) {
@@ -124,6 +124,8 @@ public final class FlameGraphImage {
             graph.parseHtml(in);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } catch (RuntimeException e) { // a page the converter did not write: its parser fails on what it cannot find
+            throw new IllegalArgumentException("not a flame graph written by async-profiler's converter: " + e, e);
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {

@@ -121,6 +121,26 @@ class BookSyncTest {
     }
 
     @Test
+    @DisplayName("a table marker left open before a closed one is reported and never swallows the text between them; a selection with a second header is refused")
+    void anOpenTableMarkerNeverSwallowsText() throws Exception {
+        Files.writeString(root.resolve("book/results/t.md"), TABLE);
+        Files.writeString(root.resolve("book/results/two.md"), TABLE + "\n" + TABLE);
+        String good = "<!-- table: t.md#^\\|(---| scenario | normal ) columns: completed -->\n<!-- /table -->\n";
+        String two = "<!-- table: two.md#^\\|(---| scenario | normal ) columns: completed -->\n<!-- /table -->\n";
+        Files.writeString(root.resolve("book/12-x.md"), "<!-- table: t.md#^\\| columns: completed -->\n正文不能丢。\n" + good + two);
+        BookSync sync = new BookSync(root);
+
+        assertThat(sync.check()).hasSize(3)
+                .anySatisfy(p -> assertThat(p).contains("12-x.md:1").contains("has no closing <!-- /table --> after it"))
+                .anySatisfy(p -> assertThat(p).contains("t.md#").contains("is out of date"))
+                .anySatisfy(p -> assertThat(p).contains("two.md").contains("hold a second header or separator"));
+        Files.writeString(root.resolve("book/12-x.md"), "<!-- table: t.md#^\\| columns: completed -->\n正文不能丢。\n" + good);
+        assertThat(sync.render(Files.readString(root.resolve("book/12-x.md")))).contains("正文不能丢。")
+                .contains("| completed |\n| ---: |\n| 3475 |");
+    }
+
+
+    @Test
     @DisplayName("a changed source makes check report the chapter out of date")
     void driftIsCaught() throws Exception {
         Files.writeString(root.resolve("book/12-x.md"), CHAPTER);

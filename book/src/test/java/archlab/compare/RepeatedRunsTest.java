@@ -83,6 +83,11 @@ class RepeatedRunsTest {
         assertThat(f).as("written by bash book/repeats.sh").isRegularFile();
         JsonNode s = new ObjectMapper().readTree(f.toFile());
         assertThat(s.path("runs").asInt()).as(what + " runs").isGreaterThanOrEqualTo(5);
+        for (String core : List.of("run.completed", "run.timedOut", "run.rejected", "run.maxOverrunNanos", "run.latency.p99Micros",
+                "money.chargedButNotPaid")) {
+            assertThat(s.path("each").path(core).size()).as(what + " " + core + " run by run (an older summariser left it out)")
+                    .isEqualTo(s.path("runs").asInt());
+        }
         for (String[] h : RepeatedRuns.HEADLINES) {
             String ptr = "/" + h[0].replace('.', '/');
             if (s.at("/median" + ptr).isMissingNode()) {
