@@ -73,7 +73,9 @@ public final class BookSync {
             "(?<!`)(?<open><!-- table: (\\S+?)#([^\\n]+?) -->\\n)(?<body>(?:(?!<!-- table: ).)*?)(?<close><!-- /table -->)",
             Pattern.DOTALL);
     private static final Pattern VALUE = Pattern.compile(
-            "(?<open><!--v:([^:]+):([^|>]+?)(?:\\|([^>]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
+            "(?<open><!--v:([^:\\n]+):([^|\\n]+?)(?:\\|([^>\\n]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
+    /** Where a value marker opens; each must be the start of a whole one, or nothing fills it and nothing checks it. */
+    private static final Pattern VALUE_OPENING = Pattern.compile("(?<!`)<!--v:");
     private static final Pattern CLAIMS = Pattern.compile(
             "(?<open><!-- claims: (\\S+) -->\\n)(?<body>.*?)(?<close><!-- /claims -->)", Pattern.DOTALL);
     private static final Pattern HOLDS = Pattern.compile("<!-- holds: (.+?) -->");
@@ -143,6 +145,13 @@ public final class BookSync {
             while (bare.find()) {
                 problems.add(chapter.getFileName() + ":" + line(text, bare.start()) + ": " + bare.group()
                         + " has no fenced block under it (```…```, then its closing marker): nothing fills or checks it");
+            }
+            Matcher value = VALUE_OPENING.matcher(text);
+            while (value.find()) {
+                if (!VALUE.matcher(text).region(value.start(), text.length()).lookingAt()) {
+                    problems.add(chapter.getFileName() + ":" + line(text, value.start()) + ": a value marker that is not"
+                            + " <!--v:file:path-->…<!--/v--> on one line: nothing fills or checks it");
+                }
             }
             Matcher table = TABLE_OPENING.matcher(text);
             while (table.find()) {

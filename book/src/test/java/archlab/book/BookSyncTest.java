@@ -198,6 +198,22 @@ class BookSyncTest {
     }
 
     @Test
+    @DisplayName("a value whose selection holds a '>' (a constructor, <init>) is filled like any other; a value marker left unclosed is reported")
+    void valuesSelectConstructors() throws Exception {
+        Files.writeString(root.resolve("book/results/m/alloc.json"), """
+                {"rows":[{"method":"a.B.<init>","pct":46.9},{"method":"a.C.run","pct":3.1}]}""");
+        Files.writeString(root.resolve("book/12-z.md"), "<!--v:m/alloc.json:rows[method=a.B.<init>].pct|%.0f-->0<!--/v-->%\n");
+        BookSync sync = new BookSync(root);
+
+        sync.refresh();
+
+        assertThat(Files.readString(root.resolve("book/12-z.md"))).contains("].pct|%.0f-->47<!--/v-->%");
+        assertThat(sync.check()).isEmpty();
+        Files.writeString(root.resolve("book/12-z.md"), "<!--v:m/alloc.json:rows.0.pct 没有收尾\n");
+        assertThat(sync.check()).singleElement().asString().contains("12-z.md:1").contains("a value marker that is not");
+    }
+
+    @Test
     @DisplayName("a field name with dots in it is quoted in a path (JMH's \"gc.alloc.rate.norm\"), after a selection from a file that is an array")
     void quotedFieldNames() throws Exception {
         Files.writeString(root.resolve("book/results/m/jmh.json"), """
