@@ -3,8 +3,6 @@ package archlab.figures;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
 import java.util.List;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
@@ -55,13 +53,7 @@ final class LabelledLogAxis {
         styler.setAnnotationTextFontColor(Color.BLACK);
 
         // lay the chart out once to learn where the plot area ends, then place the labels below it
-        BufferedImage scratch = new BufferedImage(chart.getWidth(), chart.getHeight(), BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = scratch.createGraphics();
-        try {
-            chart.paint(g, chart.getWidth(), chart.getHeight());
-        } finally {
-            g.dispose();
-        }
+        PointLabels.layOut(chart);
         double bottom = chart.getScreenYFromChart(yMin);
         double top = chart.getScreenYFromChart(yMax);
         double content = styler.getPlotContentSize();
