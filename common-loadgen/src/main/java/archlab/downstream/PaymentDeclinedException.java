@@ -8,7 +8,7 @@ package archlab.downstream;
 public class PaymentDeclinedException extends DownstreamException {
 
     public PaymentDeclinedException(long callIndex, String orderId) {
-        super(PaymentsStub.NAME, callIndex, "payment declined for order " + orderId + " (no money moved)");
+        super(Payments.NAME, callIndex, "payment declined for order " + orderId + " (no money moved)");
     }
 
     /**
@@ -17,7 +17,7 @@ public class PaymentDeclinedException extends DownstreamException {
      * @param firstCall the call that was declined first
      */
     public PaymentDeclinedException(long callIndex, String orderId, long firstCall) {
-        super(PaymentsStub.NAME, callIndex, "payment declined for order " + orderId + " (the key's first answer, call #"
+        super(Payments.NAME, callIndex, "payment declined for order " + orderId + " (the key's first answer, call #"
                 + firstCall + ", replayed; no money moved)");
     }
 

@@ -8,7 +8,7 @@ package archlab.downstream;
 public class PaymentReplyLostException extends DownstreamException {
 
     public PaymentReplyLostException(long callIndex, String orderId) {
-        super(PaymentsStub.NAME, callIndex, "reply lost for order " + orderId + " (the provider did charge)");
+        super(Payments.NAME, callIndex, "reply lost for order " + orderId + " (the provider did charge)");
     }
 
     /**

@@ -10,6 +10,9 @@ import java.util.Optional;
  */
 public interface Payments {
 
+    /** The provider's name in errors, counters and reports. */
+    String NAME = "payments";
+
     /**
      * Charges {@code request.amountCents()} for {@code request.orderId()}.
      *

@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class PaymentsStub implements Payments {
 
     /** The stub's name in messages and counters. */
-    public static final String NAME = "payments";
+    public static final String NAME = Payments.NAME;
 
     /**
      * What a key answered first.
