@@ -44,11 +44,11 @@ public final class BookResults {
         String session = newestSession(root);
         List<Path> copied = new ArrayList<>();
         Path results = root.resolve("book/results");
-        try (Stream<Path> modules = Files.list(root)) {
+        try {
             // the book module's own reports (its grader's runs, its test list) are not results a page quotes
-            for (Path module : modules.filter(p -> Files.isDirectory(p.resolve("target/reports")))
-                    .filter(p -> !p.getFileName().toString().equals(BOOK_MODULE)).sorted().toList()) {
-                Path target = module.equals(root) ? results : results.resolve(module.getFileName().toString());
+            for (Path module : SavedReports.moduleFolders(root).stream().filter(p -> Files.isDirectory(p.resolve("target/reports")))
+                    .filter(p -> !p.getFileName().toString().equals(BOOK_MODULE)).toList()) {
+                Path target = results.resolve(SavedReports.resultsName(module));
                 copied.addAll(copyReports(module.resolve("target/reports"), target, session, skipped));
             }
             if (Files.isDirectory(root.resolve("target/reports"))) {

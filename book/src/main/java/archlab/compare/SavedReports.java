@@ -25,14 +25,47 @@ public final class SavedReports {
     private SavedReports() {
     }
 
+    /** The folder of the harness's modules; their reports are saved, and named, as this one module's. */
+    public static final String HARNESS = "common-loadgen";
+
     /**
-     * @return every {@code <root>/<module>/target/reports/*.json}, sorted by module, then {@code baseline.json}
-     *         first, then by name; an empty list when no module has reports
+     * @return every module folder under {@code root} that may hold reports: the root's own folders, and the harness's
+     *         modules under {@code common-loadgen/}
+     */
+    public static List<Path> moduleFolders(Path root) {
+        List<Path> folders = new ArrayList<>();
+        try (Stream<Path> top = Files.list(root)) {
+            folders.addAll(top.filter(Files::isDirectory).toList());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot list modules under " + root, e);
+        }
+        Path harness = root.resolve(HARNESS);
+        if (Files.isDirectory(harness)) {
+            try (Stream<Path> modules = Files.list(harness)) {
+                folders.addAll(modules.filter(Files::isDirectory).toList());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("cannot list modules under " + harness, e);
+            }
+        }
+        folders.sort(Comparator.naturalOrder());
+        return folders;
+    }
+
+    /** @return the name a module's reports are saved and quoted under: its folder's, or {@value #HARNESS} for a harness module */
+    public static String resultsName(Path moduleFolder) {
+        Path parent = moduleFolder.getParent();
+        return parent != null && parent.getFileName() != null && parent.getFileName().toString().equals(HARNESS)
+                ? HARNESS : moduleFolder.getFileName().toString();
+    }
+
+    /**
+     * @return every {@code <module>/target/reports/*.json} of the {@link #moduleFolders}, sorted by module, then
+     *         {@code baseline.json} first, then by name; an empty list when no module has reports
      */
     public static List<Path> jsonFiles(Path root) {
         List<Path> found = new ArrayList<>();
-        try (Stream<Path> modules = Files.list(root)) {
-            for (Path module : modules.filter(Files::isDirectory).toList()) {
+        try {
+            for (Path module : moduleFolders(root)) {
                 Path dir = module.resolve("target").resolve("reports");
                 if (!Files.isDirectory(dir)) {
                     continue;
@@ -50,9 +83,9 @@ public final class SavedReports {
         return found;
     }
 
-    /** @return the module folder name of a file found by {@link #jsonFiles} */
+    /** @return the module name ({@link #resultsName}) of a file found by {@link #jsonFiles} */
     public static String moduleOf(Path reportFile) {
-        return reportFile.getParent().getParent().getParent().getFileName().toString();
+        return resultsName(reportFile.getParent().getParent().getParent());
     }
 
     /** @return the file as JSON, or a missing node when it cannot be read or parsed */

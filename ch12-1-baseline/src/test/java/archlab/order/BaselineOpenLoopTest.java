@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import archlab.db.LabDatabase;
 import archlab.db.PoolFigures;
 import archlab.loadgen.RunResult;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.profile.ProfileReport;
 import archlab.run.LabRun;
 import archlab.run.LabStore;

@@ -7,7 +7,7 @@ import archlab.loadgen.BookWorkload;
 import archlab.clock.NanoClock;
 import archlab.db.LabDatabase;
 import archlab.loadgen.Workload;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.run.LabFixture;
 import archlab.run.LabStore;
 import archlab.report.MoneyEvidence;

@@ -10,7 +10,7 @@ import archlab.db.PoolFigures;
 import archlab.downstream.Inventory;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.request.RequestContext;
 import java.time.Duration;
 import java.util.List;

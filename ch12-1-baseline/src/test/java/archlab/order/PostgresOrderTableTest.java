@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.db.LabDatabase;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.request.RequestContext;
 import archlab.run.LabStore;
 import java.util.List;

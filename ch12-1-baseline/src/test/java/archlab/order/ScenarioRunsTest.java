@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import archlab.db.LabDatabase;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.run.LabRun;
 import archlab.report.MoneyEvidence;
 import archlab.scenario.Scenario;

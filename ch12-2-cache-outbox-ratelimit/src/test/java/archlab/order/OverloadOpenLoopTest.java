@@ -43,7 +43,7 @@ class OverloadOpenLoopTest {
 
     @BeforeAll
     void overload() {
-        archlab.loadgen.testing.StoreUnderTest.inMemoryOnly("overload", "its claims are on the pay limit in front of"
+        archlab.run.testing.StoreUnderTest.inMemoryOnly("overload", "its claims are on the pay limit in front of"
                 + " the book's service; another store or cache would be judged with it");
         org.junit.jupiter.api.Assumptions.assumeFalse("http".equals(System.getProperty("lab.transport")),
                 "not judged over HTTP: the overload run offers three times the pay limit (3,600 req/s), more than the"

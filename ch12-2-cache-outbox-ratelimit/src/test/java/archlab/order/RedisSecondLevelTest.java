@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.clock.NanoClock;
 import archlab.downstream.LatencyModel;
-import archlab.loadgen.testing.CacheUnderTest;
+import archlab.run.testing.CacheUnderTest;
 import archlab.redis.LabRedis;
 import archlab.request.RequestContext;
 import java.lang.reflect.Proxy;

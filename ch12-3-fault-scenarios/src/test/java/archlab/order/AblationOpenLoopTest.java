@@ -31,7 +31,7 @@ class AblationOpenLoopTest {
 
     @BeforeAll
     void runBothAblations() {
-        archlab.loadgen.testing.StoreUnderTest.inMemoryOnly("ablation", "it takes the cache or the pay limit away from"
+        archlab.run.testing.StoreUnderTest.inMemoryOnly("ablation", "it takes the cache or the pay limit away from"
                 + " the book's service; another store or cache would be judged with it");
         noCache = LabRun.named(BookLab.MODULE, "ablation-no-cache").withOverrides()
                 .run(() -> new BookLab(OrderServiceSettings.DEFAULT.withCache(null)));

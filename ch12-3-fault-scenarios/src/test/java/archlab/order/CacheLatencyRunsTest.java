@@ -56,7 +56,7 @@ class CacheLatencyRunsTest {
     @Test
     @DisplayName("prints get latency (p50 / p99 / mean) with and without the cache at 0 and 1 ms table read latency, for the book's load and a hot set")
     void getLatencyWithAndWithoutTheCache() throws Exception {
-        archlab.loadgen.testing.StoreUnderTest.inMemoryOnly("cache-latency", "it injects the in-memory table's read latency"
+        archlab.run.testing.StoreUnderTest.inMemoryOnly("cache-latency", "it injects the in-memory table's read latency"
                 + " (0 and 1 ms) behind the local cache alone");
         List<Row> rows = new ArrayList<>();
         for (int readMillis : new int[] {0, 1}) {

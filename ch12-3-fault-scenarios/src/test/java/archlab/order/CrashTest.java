@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import archlab.db.LabDatabase;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.report.ReportWriter;
 import archlab.run.LabProperties;
 import archlab.run.LabStore;

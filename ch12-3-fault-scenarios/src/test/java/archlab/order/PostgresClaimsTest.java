@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.clock.NanoClock;
 import archlab.db.LabDatabase;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.run.LabStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -8,7 +8,7 @@ import archlab.db.LabDatabase;
 import archlab.downstream.Downstream;
 import archlab.downstream.Notification;
 import archlab.downstream.NotifierStub;
-import archlab.loadgen.testing.StoreUnderTest;
+import archlab.run.testing.StoreUnderTest;
 import archlab.request.RequestContext;
 import archlab.run.LabStore;
 import java.time.Duration;
