@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 usage() { echo "usage: bash .ci/timings.sh <ci-timings.md written by .ci/run> [page.md, default docs/timings.md]" >&2; return 2; }
 [ $# -ge 1 ] && [ $# -le 2 ] || { usage; exit 2; }
-case "$1" in -h|--help) usage 2>&1; exit 0 ;; esac
+case "$1" in -h|--help) usage 2>&1 || exit 0 ;; esac
 table=$1
 page=${2:-docs/timings.md}
 [ -f "$table" ] || { echo "no timings table at '$table' (bash .ci/run writes target/ci-timings.md)" >&2; exit 2; }
