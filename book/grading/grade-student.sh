@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Grades a student's refactor of ch12-1 with pristine claims.
 #
-#   bash book/grading/grade-student.sh <student-repo-or-folder> [chapter]     # chapter: 12.2 (default) or 12.3, 12.1
+#   bash book/grading/grade-student.sh <student-repo-or-folder> [chapter] [--out DIR]
+#       chapter: 12.2 (default), 12.3 or 12.1; the student's work: a git repository (a path or a URL) or a folder, with
+#       the lab's layout (their ch12-1-baseline/src/main is what is graded)
+#   bash book/grading/grade-student.sh --help
 #
 # Takes ONLY the student's ch12-1-baseline/src/main/java (and the dependencies the student's ch12-1-baseline/pom.xml
 # adds, from an allow list) into a clean copy of this lab at its committed HEAD, runs
@@ -13,16 +16,34 @@
 # Refused with grade 0 before building: a file under src/main that is not a .java file under src/main/java (a
 # META-INF/services file would run the student's code before the grader's), a symbolic link, a dependency outside
 # the allow list. A run that ends without a scorecard, or whose scorecard disagrees with the test runner's own
-# report, is a 0 with the reason. The scorecard is copied to ./grade-<chapter>.md (+ .json, .xml) in the current
-# folder, for the instructor's records.
+# report, is a 0 with the reason. The scorecard is copied to grade-<chapter>.md (+ .json, .xml) in the current
+# folder, or in DIR with --out DIR, for the instructor's records (an earlier scorecard of that chapter there is
+# replaced); the script says where as it starts. Its last line is the scorecard's "points N/M …" line.
 set -euo pipefail
-usage() { echo "usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
-student=$1
-chapter=${2:-12.2}
+usage() {
+  cat <<'USAGE'
+usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3] [--out DIR]
+  Grades the student's ch12-1-baseline/src/main with this lab's pristine claims (chapter 12.2 by default) in a clean
+  copy of the lab, prints the scorecard and exits 0 only if every claim passed. The scorecard is copied to
+  grade-<chapter>.md, .json and .xml in the current folder (--out DIR: in DIR), replacing an earlier one there.
+USAGE
+}
+args=() out=$(pwd)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --out) [ $# -ge 2 ] || { usage >&2; exit 2; }; mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
+    --out=*) mkdir -p "${1#--out=}"; out=$(cd "${1#--out=}" && pwd); shift ;;
+    -*) echo "unknown option '$1'" >&2; usage >&2; exit 2 ;;
+    *) args+=("$1"); shift ;;
+  esac
+done
+[ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 2 ] || { usage >&2; exit 2; }
+student=${args[0]}
+chapter=${args[1]:-12.2}
 case "$chapter" in 12.1|12.2|12.3) ;; *) echo "unknown chapter '$chapter': grade 12.1, 12.2 or 12.3" >&2; exit 2 ;; esac
 lab=$(cd "$(dirname "$0")/../.." && pwd)
-out=$(pwd)
+echo "grading $student with chapter $chapter's claims; the scorecard goes to $out/grade-$chapter.md (+ .json, .xml)" >&2
 rm -f "$out/grade-$chapter.md" "$out/grade-$chapter.json" "$out/grade-$chapter.xml" # an earlier student's, never mixed with this one's
 source "$lab/.ci/jdk.sh"
 
@@ -89,5 +110,6 @@ agree=$(python3 "$lab/book/grading/scorecard_agrees.py" "$card.json" \
   || zero "the scorecard disagrees with the test runner's report: $agree"
 cp "$card.md" "$card.json" "$card.xml" "$out/"
 cat "$card.md"
+echo "scorecard: $out/grade-$chapter.md (+ .json, .xml)" >&2
 grep -m1 '^points' "$card.md"
 exit $status

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * The book's words for amounts (几十, 上千, 翻倍, 一个数量级 …), each a fixed range, read from the table in
- * {@code book/README.md}, and the check that a sentence using one bounds it in its {@code holds}.
+ * {@code book/authoring.md}, and the check that a sentence using one bounds it in its {@code holds}.
  *
  * <p>The table's rows are {@code | words | from | to | of |}: the words (separated by 、), the lowest and highest value
  * they mean ({@code —} for none), and {@code count} (a number of things or an amount in the word's unit, whose range
@@ -69,13 +69,13 @@ public final class AmountWords {
     }
 
     /**
-     * @param readme the text holding the table (rows of {@code | words | from | to | of |})
+     * @param page the text holding the table (rows of {@code | words | from | to | of |})
      * @return the words of its rows of {@code count} or {@code ratio}
      * @throws IllegalArgumentException when no row is found
      */
-    public static AmountWords fromReadme(String readme) {
+    public static AmountWords fromTable(String page) {
         List<Word> words = new ArrayList<>();
-        Matcher m = ROW.matcher(readme);
+        Matcher m = ROW.matcher(page);
         while (m.find()) {
             double from = Double.parseDouble(m.group(2));
             Double to = m.group(3).equals("—") ? null : Double.valueOf(m.group(3));
@@ -84,9 +84,9 @@ public final class AmountWords {
             }
         }
         if (words.isEmpty()) {
-            throw new IllegalArgumentException("no row | words | from | to | count or ratio | in the README's table");
+            throw new IllegalArgumentException("no row | words | from | to | count or ratio | in the table (book/authoring.md)");
         }
-        Matcher table = Pattern.compile("(?m)^\\| words \\| from \\| to \\| of \\|\\n\\|[- |]+\\|\\n((?:\\|.*\\|\\n?)+)").matcher(readme);
+        Matcher table = Pattern.compile("(?m)^\\| words \\| from \\| to \\| of \\|\\n\\|[- |]+\\|\\n((?:\\|.*\\|\\n?)+)").matcher(page);
         if (table.find()) {
             for (String row : table.group(1).split("\n")) {
                 if (!row.isBlank() && !ROW.matcher(row).matches() && !row.matches("^\\|.*\\|\\s*review\\s*\\|\\s*$")) {
@@ -329,14 +329,14 @@ public final class AmountWords {
 
     /**
      * Prints every use of a word that its sentence does not bound, as {@code AmountWordsTest} judges it, and exits 1 when
-     * there is one: {@code java -cp book/target/classes archlab.book.AmountWords book/README.md book/12-1-baseline.md …}.
+     * there is one: {@code java -cp book/target/classes archlab.book.AmountWords book/authoring.md book/12-1-baseline.md …}.
      */
     public static void main(String[] args) throws java.io.IOException {
         if (args.length < 2) {
-            System.err.println("usage: AmountWords <README.md with the table> <chapter.md> ...");
+            System.err.println("usage: AmountWords <authoring.md with the table> <chapter.md> ...");
             System.exit(2);
         }
-        AmountWords words = fromReadme(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])));
+        AmountWords words = fromTable(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])));
         int loose = 0;
         int uses = 0;
         for (int i = 1; i < args.length; i++) {

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The trap: "泄漏的预占上千笔" with {@code holds: leaked > 100} passes every refresh while the number is 935, which is
  * not 上千. A marker looser than its words lets the sentence go false without a failure. So every amount word of the
- * book's table ({@code book/README.md}, read by {@link AmountWords}) used in a chapter's prose must be backed by a
+ * book's table ({@code book/authoring.md}, read by {@link AmountWords}) used in a chapter's prose must be backed by a
  * {@code holds} after its sentence whose top-level {@code and}s bound one quantity to the word's range — in the
  * word's unit or a power of a thousand of it ({@code total > 100000000000 and total < 1000000000000} backs 几百秒 of a
  * value in nanoseconds), or as a ratio ({@code a > 10 * b} backs 一个数量级) — or by {@code <!-- words: why -->}
@@ -30,16 +30,16 @@ class AmountWordsTest {
     private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
 
     @Test
-    @DisplayName("every amount word of the README's table in the book's prose is bounded to its range by its sentence's holds, or said not to be a measurement")
+    @DisplayName("every amount word of book/authoring.md's table in the book's prose is bounded to its range by its sentence's holds, or said not to be a measurement")
     void everyAmountWordIsBoundedByItsSentence() throws IOException {
-        AmountWords words = AmountWords.fromReadme(Files.readString(ROOT.resolve("book/README.md"), StandardCharsets.UTF_8));
-        assertThat(words.size()).as("words in the README's table").isGreaterThanOrEqualTo(10);
+        AmountWords words = AmountWords.fromTable(Files.readString(ROOT.resolve("book/authoring.md"), StandardCharsets.UTF_8));
+        assertThat(words.size()).as("words in book/authoring.md's table").isGreaterThanOrEqualTo(10);
         List<String> loose = new ArrayList<>();
         int checked = 0;
         try (Stream<Path> md = Files.list(ROOT.resolve("book"))) {
             for (Path p : md.filter(f -> f.toString().endsWith(".md")).sorted().toList()) {
                 String name = p.getFileName().toString();
-                if (name.equals("README.md") || name.equals("carried-forward.md")) {
+                if (name.equals("README.md") || name.equals("authoring.md") || name.equals("carried-forward.md")) {
                     continue;
                 }
                 for (AmountWords.Use use : words.uses(Files.readString(p, StandardCharsets.UTF_8))) {
@@ -57,7 +57,7 @@ class AmountWordsTest {
     @Test
     @DisplayName("the lint itself: a bound pair in the word's range backs it, a one-sided or wider bound does not, nor a bound under 'or'")
     void tellsABoundFromALooseMarker() {
-        AmountWords words = AmountWords.fromReadme("""
+        AmountWords words = AmountWords.fromTable("""
                 | words | from | to | of |
                 | --- | --- | --- | --- |
                 | 上千、几千 | 1000 | 9999 | count |

@@ -181,7 +181,7 @@ public final class LabProperties {
                 }
             });
 
-    /** Every known key, in the order the README lists them. */
+    /** Every known key, in the order docs/load-and-transport.md lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
             INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SERVE_PORT, SERVE_SECONDS,
             CRASH_KILLS, CRASH_SEED, LabStore.STORE, LabStore.JDBC_URL, LabStore.DB_POOL, LabCache.CACHE, LabCache.REDIS_URL,

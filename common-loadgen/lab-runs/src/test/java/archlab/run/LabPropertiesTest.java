@@ -123,16 +123,19 @@ class LabPropertiesTest {
     }
 
     /**
-     * Every {@code -Dlab.*} that the README, the chapters or the CI scripts tell a reader to type is a known key, and
-     * every known key has its row in the README's table ("Changing the load"), saying what {@link LabProperties} says.
+     * Every {@code -Dlab.*} that the README, the pages under {@code docs/}, the chapters or the CI scripts tell a reader
+     * to type is a known key, and every known key has its row in the table of {@code docs/load-and-transport.md}'s
+     * section "Changing the load", saying what {@link LabProperties} says.
      */
     @Test
-    @DisplayName("every -Dlab.* the README, book and scripts mention is a known key, and the README's table has a row per key")
+    @DisplayName("every -Dlab.* the README, docs, book and scripts mention is a known key, and the table of docs/load-and-transport.md has a row per key")
     void docsNameOnlyKnownKeys() throws IOException {
         Path root = RepoRoot.path();
         assumeThat(Files.isRegularFile(root.resolve("README.md"))).as("the project's README.md").isTrue();
+        Path loadPage = root.resolve("docs/load-and-transport.md");
+        assertThat(loadPage).as("the page that holds the table of -Dlab.* keys").isRegularFile();
         List<Path> docs = new ArrayList<>(List.of(root.resolve("README.md")));
-        for (String dir : List.of("book", ".ci")) {
+        for (String dir : List.of("docs", "book", ".ci")) {
             if (Files.isDirectory(root.resolve(dir))) {
                 try (Stream<Path> files = Files.list(root.resolve(dir))) {
                     files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".png")).forEach(docs::add);
@@ -142,7 +145,7 @@ class LabPropertiesTest {
         Pattern flag = Pattern.compile("-D(lab\\.[A-Za-z_.]*[A-Za-z_])");
         TreeSet<String> mentioned = new TreeSet<>();
         for (Path doc : docs) {
-            // the README quotes the refusal of a typo: that line names an unknown key on purpose
+            // docs/load-and-transport.md quotes the refusal of a typo: that line names an unknown key on purpose
             String text = Files.readString(doc).lines().filter(l -> !l.startsWith("unknown propert"))
                     .collect(java.util.stream.Collectors.joining("\n"));
             Matcher m = flag.matcher(text);
@@ -153,8 +156,21 @@ class LabPropertiesTest {
         assertThat(mentioned).isNotEmpty();
         assertThat(mentioned).allSatisfy(k -> assertThat(LabProperties.key(k)).as(k).isPresent());
 
-        String readme = Files.readString(root.resolve("README.md"));
-        assertThat(LabProperties.KEYS).allSatisfy(k -> assertThat(readme).as("README's row for " + k)
+        String section = section(Files.readString(loadPage), "## Changing the load");
+        assertThat(LabProperties.KEYS).allSatisfy(k -> assertThat(section)
+                .as("docs/load-and-transport.md's row for " + k + " under \"Changing the load\"")
                 .contains("| `-D" + k.property() + "` | " + k.sets() + " | "));
+    }
+
+    /** @return the text of {@code page} from the line {@code heading} to the next heading of its level or above */
+    private static String section(String page, String heading) {
+        List<String> lines = page.lines().toList();
+        int from = lines.indexOf(heading);
+        assertThat(from).as("a section \"" + heading + "\"").isNotNegative();
+        StringBuilder text = new StringBuilder();
+        for (int i = from + 1; i < lines.size() && !lines.get(i).matches("#{1,2} .*"); i++) {
+            text.append(lines.get(i)).append('\n');
+        }
+        return text.toString();
     }
 }

@@ -84,7 +84,7 @@ class LabRunOverridesTest {
     }
 
     @Test
-    @DisplayName("the README's example line applies every property at once")
+    @DisplayName("the example line of docs/load-and-transport.md applies every property at once")
     void readmeExampleAppliesEverything() {
         LabRun run = fresh().withOverrides(props("lab.rate", "1000", "lab.duration", "5s", "lab.timeout", "300ms",
                 "lab.threads", "platform", "lab.arrival", "poisson:7", "lab.warmup", "2s", "lab.trace", "10",
