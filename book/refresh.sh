@@ -44,7 +44,7 @@ rm -f "$problems"
 # virtual threads
 collect() { "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#collect' -Dsurefire.failIfNoSpecifiedTests=false; }
 checkpoints=ch12-1-baseline,ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios
-"${MVN[@]}" -pl "common-loadgen,$checkpoints" test -Dwrk -Dgenerator -Dscenarios=incident -Dlab.transport=http
+"${MVN[@]}" -pl "common-loadgen/lab-runs,$checkpoints" test -Dwrk -Dgenerator -Dscenarios=incident -Dlab.transport=http
 collect
 "${MVN[@]}" -pl "$checkpoints" test -Dscenarios=incident -Dlab.transport=http -Dlab.server.threads=virtual
 collect

@@ -59,7 +59,7 @@ done
 "${MVN[@]}" -pl book compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
 summarise() { # $1 module, $2 report name
   echo "-- $1 $2"
-  java -cp "book/target/classes:common-loadgen/target/classes:$(cat book/target/classpath.txt)" archlab.compare.RepeatedRuns \
+  java -cp "book/target/classes:$(cat book/target/classpath.txt)" archlab.compare.RepeatedRuns \
     "$out/$1/$2-repeats" $(for i in $(seq 1 "$n"); do echo "target/repeats/$1/$2-run-$i.json"; done)
 }
 for m in "${modules[@]}"; do

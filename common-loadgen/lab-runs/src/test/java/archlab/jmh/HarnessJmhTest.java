@@ -11,11 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The harness's microbenchmarks, run by JMH: {@code mvn -pl common-loadgen test -Djmh} (CI: {@code -Djmh -Djmh.smoke}).
+ * The harness's microbenchmarks, run by JMH: {@code mvn -pl common-loadgen/lab-runs test -Djmh} (CI: {@code -Djmh -Djmh.smoke}).
  * Writes {@code target/reports/jmh.json} (JMH's own JSON) and {@code jmh.txt}; fails only when a benchmark marked
  * {@link AllocatesNothing} allocated per operation, or one has no bytes per op. Times are printed, never asserted.
  */
-@EnabledIfSystemProperty(named = "jmh", matches = ".*", disabledReason = "microbenchmarks: mvn -pl common-loadgen test -Djmh")
+@EnabledIfSystemProperty(named = "jmh", matches = ".*", disabledReason = "microbenchmarks: mvn -pl common-loadgen/lab-runs test -Djmh")
 class HarnessJmhTest {
 
     @Test

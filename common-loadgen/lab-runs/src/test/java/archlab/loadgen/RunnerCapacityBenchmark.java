@@ -26,7 +26,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * target while the machine itself stalled longer (the hiccup probe's p99 over the target) is <em>not judged</em>
  * rather than failed, and does not break the run of passing rates below the sustained rate.
  *
- * <p>Run: {@code mvn -pl common-loadgen test -Dbench -Dtest=RunnerCapacityBenchmark}.
+ * <p>Run: {@code mvn -pl common-loadgen/lab-runs test -Dbench -Dtest=RunnerCapacityBenchmark}.
  * Target on the lab's 2-core machine: ≥ 100,000 req/s with send-lag p99 ≤ 1 ms.
  */
 @EnabledIfSystemProperty(named = "bench", matches = ".*", disabledReason = "a benchmark: mvn test -Dbench")

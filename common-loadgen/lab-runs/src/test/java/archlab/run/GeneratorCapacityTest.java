@@ -10,11 +10,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The lab's open-loop runner against wrk on one server's {@code GET /noop}: {@code mvn -pl common-loadgen test -Dgenerator} (its own flag: a checkpoint's {@code -Dwrk} builds common-loadgen too and must not run it)
+ * The lab's open-loop runner against wrk on one server's {@code GET /noop}: {@code mvn -pl common-loadgen/lab-runs test -Dgenerator} (its own flag: a checkpoint's {@code -Dwrk} builds common-loadgen too and must not run it)
  * writes {@code target/reports/generator-vs-wrk.md} (+ .json). The figures are the machine's; what is asserted is the
  * shape that holds on any machine.
  */
-@EnabledIfSystemProperty(named = "generator", matches = ".*", disabledReason = "about 20 s of probes and 3 s of wrk: mvn -pl common-loadgen test -Dgenerator")
+@EnabledIfSystemProperty(named = "generator", matches = ".*", disabledReason = "about 20 s of probes and 3 s of wrk: mvn -pl common-loadgen/lab-runs test -Dgenerator")
 class GeneratorCapacityTest {
 
     @Test

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  *       service for 3 s, with the timeline and probe on and {@link TimelineSettings#OFF}: the difference, as a share
  *       of the machine (target: under 1%).</li>
  * </ol>
- * Run: {@code mvn -pl common-loadgen test -Dbench -Dtest=TimelineOverheadBenchmark}.
+ * Run: {@code mvn -pl common-loadgen/lab-runs test -Dbench -Dtest=TimelineOverheadBenchmark}.
  */
 @EnabledIfSystemProperty(named = "bench", matches = ".*", disabledReason = "a benchmark: mvn test -Dbench")
 class TimelineOverheadBenchmark {
