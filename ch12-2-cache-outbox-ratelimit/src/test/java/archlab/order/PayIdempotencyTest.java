@@ -192,7 +192,7 @@ class PayIdempotencyTest {
         OrderService first = service(stub);
         Order paid = first.pay(CTX, first.create(CTX, "cust", ONE_ITEM).id());
 
-        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, OrderService.idempotencyKey(paid))))
+        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, ChargeKey.of(paid.id()))))
                 .isInstanceOf(IdempotencyKeyConflictException.class).hasMessageContaining("1999").hasMessageContaining("1000");
 
         // a second service whose ids collide with the first's: its ord-000001 costs another amount

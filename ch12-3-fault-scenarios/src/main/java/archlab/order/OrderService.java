@@ -43,34 +43,23 @@ import java.util.concurrent.locks.Lock;
  *       caller is answered at once, never held past its deadline.</li>
  * </ol>
  * What ch12-2 already did stays: short critical sections (claim CREATED → PAYING, call with nothing held, commit), the
- * idempotent charge ({@link #idempotencyKey(Order)}), the outbox (PAID and its notification as one unit of the
+ * idempotent charge ({@link ChargeKey}), the outbox (PAID and its notification as one unit of the
  * table's, {@link OrderTable#commitPaid}, delivered by an {@link OutboxRelay}), the read cache, the token bucket and
  * immutable snapshots. The lock is the table's ({@link OrderTable#writeLock()}): the rows' lock in memory, none on
  * PostgreSQL, whose statements check and write at once.
  *
- * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
- * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
- * {@value #INVENTORY_RELEASE}, {@value #CACHE_LOOKUP} (inclusive of a load's {@value #TABLE_READ}),
- * {@value #TABLE_READ}, {@value #CACHE_INVALIDATE}, and ch12-3's {@value #RETRY_BACKOFF} (the waits between attempts).
+ * <p>Segments marked for "where the time went": {@value RateLimiter#LIMITER}, {@value OrderTable#LOCK_WAIT}, {@value OrderTable#LOCK_HELD}
+ * (inclusive of {@value Outbox#OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
+ * {@value #INVENTORY_RELEASE}, {@value OrderCache#CACHE_LOOKUP} (inclusive of a load's {@value OrderTable#TABLE_READ}),
+ * {@value OrderTable#TABLE_READ}, {@value OrderCache#CACHE_INVALIDATE}, and ch12-3's {@value #RETRY_BACKOFF} (the waits between attempts).
  *
  * <p>Thread-safety: all methods are safe to call from any number of threads.
  */
 public final class OrderService implements AutoCloseable {
 
-    public static final String LOCK_WAIT = "lock.wait";
-    public static final String LOCK_HELD = "lock.held";
-    /** A state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
-    public static final String STORE_WRITE = "store.write";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String INVENTORY_RELEASE = "inventory.release";
-    public static final String OUTBOX_APPEND = "outbox.append";
-    public static final String LIMITER = "limiter";
-    public static final String CACHE_LOOKUP = "cache.lookup";
-    public static final String CACHE_INVALIDATE = "cache.invalidate";
-    /** A read's round trip to the cache's second level in Redis ({@link RedisCachedOrderTable}, {@code -Dlab.cache=redis}). */
-    public static final String CACHE_L2 = "cache.l2";
-    public static final String TABLE_READ = "table.read";
     public static final String RETRY_BACKOFF = "retry.backoff";
 
     // tag::lock[]
@@ -244,20 +233,6 @@ public final class OrderService implements AutoCloseable {
         };
     }
 
-    /**
-     * The key of every charge of {@code order}: derived from the order's id alone, so it is the same on every
-     * attempt. Not from the amount: a key that changed with the amount would turn a wrong amount into a
-     * silent second charge; with this key the provider refuses it ({@code IdempotencyKeyConflictException}).
-     */
-    public static String idempotencyKey(Order order) {
-        return idempotencyKey(order.id());
-    }
-
-    /** The same key from the order's id alone: what the {@link Reconciler} asks the provider with. */
-    public static String idempotencyKey(String orderId) {
-        return "pay:" + orderId;
-    }
-
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
@@ -340,7 +315,7 @@ public final class OrderService implements AutoCloseable {
         Order paid = paying.markPaid();
         lock(ctx);
         try (Span held = heldSpan(ctx)) {
-            try (Span s = ctx.span(OUTBOX_APPEND)) {
+            try (Span s = ctx.span(Outbox.OUTBOX_APPEND)) {
                 if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
                     throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
                 }
@@ -356,24 +331,24 @@ public final class OrderService implements AutoCloseable {
     private void invalidate(RequestContext ctx, String orderId) {
         table.changed(orderId); // a second level first: an L1 miss after this must not refill from it
         if (cache != null) {
-            try (Span s = ctx.span(CACHE_INVALIDATE)) {
+            try (Span s = ctx.span(OrderCache.CACHE_INVALIDATE)) {
                 cache.invalidate(orderId);
             }
         }
     }
 
-    /** Takes the table's write lock, if it has one, marking the wait {@value #LOCK_WAIT}; pair it with {@link #unlock()}. */
+    /** Takes the table's write lock, if it has one, marking the wait {@value OrderTable#LOCK_WAIT}; pair it with {@link #unlock()}. */
     private void lock(RequestContext ctx) {
         if (lock != null) {
-            try (Span wait = ctx.span(LOCK_WAIT)) {
+            try (Span wait = ctx.span(OrderTable.LOCK_WAIT)) {
                 lock.lock();
             }
         }
     }
 
-    /** @return the span of a step under the lock: {@value #LOCK_HELD}, or {@value #STORE_WRITE} on a table without one */
+    /** @return the span of a step under the lock: {@value OrderTable#LOCK_HELD}, or {@value OrderTable#STORE_WRITE} on a table without one */
     private Span heldSpan(RequestContext ctx) {
-        return ctx.span(lock == null ? STORE_WRITE : LOCK_HELD);
+        return ctx.span(lock == null ? OrderTable.STORE_WRITE : OrderTable.LOCK_HELD);
     }
 
     private void unlock() {

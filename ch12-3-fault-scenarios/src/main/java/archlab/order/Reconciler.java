@@ -270,7 +270,7 @@ public final class Reconciler {
         try {
             if (task.step == Step.CHECK) {
                 checked.increment();
-                Optional<ChargeResult> charge = payments.findByIdempotencyKey(OrderService.idempotencyKey(task.orderId));
+                Optional<ChargeResult> charge = payments.findByIdempotencyKey(ChargeKey.of(task.orderId));
                 if (charge.isPresent()) {
                     if (resolver.markPaid(task.orderId)) {
                         completedPaid.increment();

@@ -48,9 +48,9 @@ class SegmentAccountingTest {
         assertThat(trace.selfNanos(OrderService.INVENTORY)).as("two items, two reserves")
                 .isGreaterThanOrEqualTo(2 * inventory.toNanos());
         assertThat(trace.selfNanos(OrderService.PAYMENT)).isGreaterThanOrEqualTo(payment.toNanos());
-        assertThat(trace.inclusiveNanos(OrderService.LOCK_HELD) - trace.selfNanos(OrderService.LOCK_HELD))
+        assertThat(trace.inclusiveNanos(OrderTable.LOCK_HELD) - trace.selfNanos(OrderTable.LOCK_HELD))
                 .as("time nested under the lock is the outbox append's and nothing else's")
-                .isEqualTo(trace.selfNanos(OrderService.OUTBOX_APPEND));
+                .isEqualTo(trace.selfNanos(Outbox.OUTBOX_APPEND));
         assertThat(ds.notifier().counters().calls()).as("pay itself notifies no one").isZero();
         assertThat(trace.selfNanos(Segments.UNMARKED) + trace.selfNanos(Segments.SCHEDULING))
                 .isLessThan(trace.totalNanos());
