@@ -12,8 +12,6 @@ import archlab.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -65,43 +63,27 @@ public final class OrderService implements AutoCloseable {
     private final Payments payments;
     private final OrderCache cache;
     private final RateLimiter payLimiter;
-    private final Outbox outbox;
     private final OutboxRelay relay;
 
     /**
      * The chapter's service as it runs: {@link OrderServiceSettings#DEFAULT}, its relay started; {@link #close()} stops
-     * them. This is the constructor chapter 12.1 defines, the one the graders use.
+     * them. This is the constructor chapter 12.1 defines, the one the graders use. Any other service is put together by
+     * {@link OrderServiceAssembly}, which also hands out its parts.
      */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
+        this(new OrderServiceAssembly(inventory, payments, notifier, OrderServiceSettings.DEFAULT));
         relay.start();
     }
 
-    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
-        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
-    }
-
-    /**
-     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
-     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay is not started.
-     */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
-                        OrderTable table) {
-        this.inventory = Objects.requireNonNull(inventory, "inventory");
-        this.payments = Objects.requireNonNull(payments, "payments");
-        this.table = Objects.requireNonNull(table, "table");
+    /** The service {@code parts} make up; nothing started. */
+    OrderService(OrderServiceAssembly parts) {
+        this.inventory = parts.inventory;
+        this.payments = parts.payments;
+        this.table = parts.table;
         this.lock = table.writeLock().orElse(null);
-        this.cache = settings.cache() == null ? null
-                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
-        this.payLimiter = settings.payLimit() == null ? null
-                : new RateLimiter("pay", settings.payLimit(), settings.clock(), settings.payBucket());
-        if (cache != null) { // another instance's change: drop this instance's copy too (when the table hears of it)
-            table.onChangedElsewhere(cache::invalidate);
-        }
-        this.outbox = table.outbox();
-        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
-                settings.executor(), settings.relay());
+        this.cache = parts.cache;
+        this.payLimiter = parts.payLimiter;
+        this.relay = parts.relay;
     }
 
     /**
@@ -179,31 +161,6 @@ public final class OrderService implements AutoCloseable {
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
         return order != null && order.status() == OrderStatus.PAID;
-    }
-
-    /** @return the outbox pay records notifications in */
-    public Outbox outbox() {
-        return outbox;
-    }
-
-    /** @return the relay that delivers the outbox; start it to deliver in the background */
-    public OutboxRelay relay() {
-        return relay;
-    }
-
-    /** @return the read cache, if the service has one */
-    public Optional<OrderCache> cache() {
-        return Optional.ofNullable(cache);
-    }
-
-    /** @return the token bucket in front of pay, if the service has one */
-    public Optional<RateLimiter> payLimiter() {
-        return Optional.ofNullable(payLimiter);
-    }
-
-    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
-    public long tableReads() {
-        return table.reads();
     }
 
     /** Stops the relay (after its pass in progress); undelivered notifications stay in the outbox. */

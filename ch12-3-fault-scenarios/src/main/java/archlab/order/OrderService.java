@@ -9,8 +9,6 @@ import archlab.request.DeadlineExceededException;
 import archlab.request.RequestContext;
 import archlab.trace.Span;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
@@ -73,61 +71,40 @@ public final class OrderService implements AutoCloseable {
     private final Payments payments;
     private final OrderCache cache;
     private final RateLimiter payLimiter;
-    private final Outbox outbox;
     private final OutboxRelay relay;
     private final RetryPolicy reserveRetry;
     private final RetryPolicy chargeRetry;
     private final RetryPolicy.Sleeper sleeper;
     private final CircuitBreaker paymentBreaker;
-    private final PaymentBulkhead paymentBulkhead;
     private final Reconciler reconciler;
-    private final LongAdder retries = new LongAdder();
+    private final LongAdder retries;
 
     /**
      * The chapter's service as it runs: {@link OrderServiceSettings#DEFAULT}, its relay and its reconciler started; {@link #close()} stops
-     * them. This is the constructor chapter 12.1 defines, the one the graders use.
+     * them. This is the constructor chapter 12.1 defines, the one the graders use. Any other service is put together by
+     * {@link OrderServiceAssembly}, which also hands out its parts.
      */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
+        this(new OrderServiceAssembly(inventory, payments, notifier, OrderServiceSettings.DEFAULT));
         relay.start();
         reconciler.start();
     }
 
-    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
-        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
-    }
-
-    /**
-     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
-     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay and reconciler are not started.
-     */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
-                        OrderTable table) {
-        this.inventory = Objects.requireNonNull(inventory, "inventory");
-        Objects.requireNonNull(payments, "payments");
-        this.paymentBulkhead = settings.paymentBulkhead() == null ? null : new PaymentBulkhead(payments, settings.paymentBulkhead());
-        this.payments = paymentBulkhead == null ? payments : paymentBulkhead;
-        this.table = Objects.requireNonNull(table, "table");
+    /** The service {@code parts} make up (payment behind the bulkhead, if there is one); nothing started. */
+    OrderService(OrderServiceAssembly parts) {
+        this.inventory = parts.inventory;
+        this.payments = parts.payments;
+        this.table = parts.table;
         this.lock = table.writeLock().orElse(null);
-        this.cache = settings.cache() == null ? null
-                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
-        this.payLimiter = settings.payLimit() == null ? null
-                : new RateLimiter("pay", settings.payLimit(), settings.clock(), settings.payBucket());
-        if (cache != null) { // another instance's change: drop this instance's copy too (when the table hears of it)
-            table.onChangedElsewhere(cache::invalidate);
-        }
-        this.outbox = table.outbox();
-        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
-                settings.executor(), settings.relay());
-        this.reserveRetry = settings.reserveRetry();
-        this.chargeRetry = settings.chargeRetry();
-        this.sleeper = settings.sleeper();
-        this.paymentBreaker = settings.paymentBreaker() == null ? null
-                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::providerFailed);
-        this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
-                settings.reconciler(), new PayingOrderResolver(java.util.Optional.ofNullable(lock), table,
-                        orderId -> invalidate(RequestContext.background(), orderId)));
+        this.cache = parts.cache;
+        this.payLimiter = parts.payLimiter;
+        this.relay = parts.relay;
+        this.reserveRetry = parts.settings.reserveRetry();
+        this.chargeRetry = parts.settings.chargeRetry();
+        this.sleeper = parts.settings.sleeper();
+        this.paymentBreaker = parts.paymentBreaker;
+        this.reconciler = parts.reconciler;
+        this.retries = parts.retries;
     }
 
     /**
@@ -237,51 +214,6 @@ public final class OrderService implements AutoCloseable {
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
         return order != null && order.status() == OrderStatus.PAID;
-    }
-
-    /** @return the outbox pay records notifications in */
-    public Outbox outbox() {
-        return outbox;
-    }
-
-    /** @return the relay that delivers the outbox; start it to deliver in the background */
-    public OutboxRelay relay() {
-        return relay;
-    }
-
-    /** @return the read cache, if the service has one */
-    public Optional<OrderCache> cache() {
-        return Optional.ofNullable(cache);
-    }
-
-    /** @return the reconciler of unknown charges and pending releases; start it to work in the background */
-    public Reconciler reconciler() {
-        return reconciler;
-    }
-
-    /** @return the bulkhead in front of payment, if the service has one */
-    public Optional<PaymentBulkhead> paymentBulkhead() {
-        return Optional.ofNullable(paymentBulkhead);
-    }
-
-    /** @return the breaker in front of payment, if the service has one */
-    public Optional<CircuitBreaker> paymentBreaker() {
-        return Optional.ofNullable(paymentBreaker);
-    }
-
-    /** @return attempts of a reserve or a charge after the first */
-    public long retries() {
-        return retries.sum();
-    }
-
-    /** @return the token bucket in front of pay, if the service has one */
-    public Optional<RateLimiter> payLimiter() {
-        return Optional.ofNullable(payLimiter);
-    }
-
-    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
-    public long tableReads() {
-        return table.reads();
     }
 
     /** Stops the reconciler and the relay (after their passes in progress); what is pending stays pending. */

@@ -28,7 +28,8 @@ class SegmentAccountingTest {
         Duration payment = Duration.ofMillis(5);
         Duration notify = Duration.ofMillis(2);
         Downstream ds = Downstream.create(DownstreamSettings.BOOK.withLatencies(inventory, payment, notify));
-        OrderService service = new OrderService(ds.inventory(), ds.payments(), ds.notifier(), OrderServiceSettings.DEFAULT);
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(ds.inventory(), ds.payments(), ds.notifier(), OrderServiceSettings.DEFAULT);
+        OrderService service = parts.service();
         String id = service.create(RequestContext.background(), "cust", List.of(new Item("sku-a", 2, 100), new Item("sku-b", 1, 50))).id();
 
         NanoClock clock = NanoClock.SYSTEM;
