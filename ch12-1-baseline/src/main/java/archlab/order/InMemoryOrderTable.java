@@ -51,10 +51,10 @@ public final class InMemoryOrderTable implements OrderTable {
 
     @Override
     public <T> T locked(RequestContext ctx, Function<Rows, T> work) {
-        try (Span wait = ctx.span(OrderService.LOCK_WAIT)) {
+        try (Span wait = ctx.span(LOCK_WAIT)) {
             lock.lock();
         }
-        try (Span held = ctx.span(OrderService.LOCK_HELD)) {
+        try (Span held = ctx.span(LOCK_HELD)) {
             return work.apply(rows);
         } finally {
             lock.unlock();

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * locked unit of work rather than a repository's find and save because the lock is what the two stores hold
  * differently, and the critical sections must stay written here, as long as before (see {@link OrderTable}).
  *
- * <p>Segments marked for "where the time went": {@value #LOCK_WAIT}, {@value #LOCK_HELD} (inclusive of
+ * <p>Segments marked for "where the time went": {@value OrderTable#LOCK_WAIT}, {@value OrderTable#LOCK_HELD} (inclusive of
  * the calls made under it), {@value #INVENTORY}, {@value #PAYMENT}, {@value #NOTIFY}, {@value #JSON_COPY};
  * the PostgreSQL table adds {@value PostgresOrderTable#CONNECTION_WAIT}.
  *
@@ -38,8 +38,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class OrderService {
 
-    public static final String LOCK_WAIT = "lock.wait";
-    public static final String LOCK_HELD = "lock.held";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String NOTIFY = "notify";

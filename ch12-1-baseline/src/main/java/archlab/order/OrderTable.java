@@ -38,9 +38,14 @@ import java.util.function.Function;
  */
 public interface OrderTable {
 
+    /** Segment: waiting for the table's lock. */
+    String LOCK_WAIT = "lock.wait";
+    /** Segment: the work under the table's lock, the calls it makes included. */
+    String LOCK_HELD = "lock.held";
+
     /**
-     * Runs {@code work} holding the table's lock. Marks the segments {@value OrderService#LOCK_WAIT} (waiting for the
-     * lock) and {@value OrderService#LOCK_HELD} (the work, under the lock); a table may mark more (the PostgreSQL table:
+     * Runs {@code work} holding the table's lock. Marks the segments {@value #LOCK_WAIT} (waiting for the
+     * lock) and {@value #LOCK_HELD} (the work, under the lock); a table may mark more (the PostgreSQL table:
      * {@value PostgresOrderTable#CONNECTION_WAIT}, waiting for a pooled connection first).
      *
      * @return what {@code work} returned

@@ -20,9 +20,9 @@ import javax.sql.DataSource;
  * <p>One unit of work ({@link #locked}), in three segments:
  * <ol>
  *   <li>{@value #CONNECTION_WAIT}: borrow a connection from the pool ({@link DataSource#getConnection()});</li>
- *   <li>{@value OrderService#LOCK_WAIT}: {@code BEGIN} and {@code SELECT … FROM order_table_lock … FOR UPDATE} on the
+ *   <li>{@value OrderTable#LOCK_WAIT}: {@code BEGIN} and {@code SELECT … FROM order_table_lock … FOR UPDATE} on the
  *       one row that stands for the table's lock — the connection is already held while waiting here;</li>
- *   <li>{@value OrderService#LOCK_HELD}: the work (the service's downstream calls included), then {@code COMMIT},
+ *   <li>{@value OrderTable#LOCK_HELD}: the work (the service's downstream calls included), then {@code COMMIT},
  *       which releases the row lock; the connection goes back to the pool.</li>
  * </ol>
  *
@@ -85,10 +85,10 @@ public final class PostgresOrderTable implements OrderTable {
         }
         try (Connection c = connection) {
             c.setAutoCommit(false);
-            try (Span wait = ctx.span(OrderService.LOCK_WAIT); PreparedStatement lock = c.prepareStatement(TAKE_LOCK)) {
+            try (Span wait = ctx.span(LOCK_WAIT); PreparedStatement lock = c.prepareStatement(TAKE_LOCK)) {
                 lock.executeQuery().close();
             }
-            try (Span held = ctx.span(OrderService.LOCK_HELD)) {
+            try (Span held = ctx.span(LOCK_HELD)) {
                 T result;
                 try {
                     result = work.apply(new SqlRows(c));
@@ -198,13 +198,6 @@ public final class PostgresOrderTable implements OrderTable {
                 throw new DatabaseException("could not mark order " + order.id() + " PAID", e);
             }
             order.markPaid();
-        }
-    }
-
-    /** The order table could not be read or written: the database's error, as the cause. */
-    public static final class DatabaseException extends RuntimeException {
-        DatabaseException(String message, SQLException cause) {
-            super(message + ": " + cause.getMessage(), cause);
         }
     }
 }

@@ -119,7 +119,7 @@ class BaselineOpenLoopTest {
         assumeThat(outcome.overTheWire()).as("in process only: over HTTP a request's segments are the server's,"
                 + " and the runner's trace does not cross the wire").isFalse();
         assumeThat(run.tracedRequests()).as("segment tracing is on (-Dlab.trace=1)").isPositive();
-        String waiting = store.postgres() ? PostgresOrderTable.CONNECTION_WAIT : OrderService.LOCK_WAIT;
+        String waiting = store.postgres() ? PostgresOrderTable.CONNECTION_WAIT : OrderTable.LOCK_WAIT;
         for (String op : java.util.List.of("create", "get", "pay")) {
             SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(op))
                     .max(java.util.Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();

@@ -151,9 +151,9 @@ abstract class OrderTableContract {
         long downstream = trace.selfNanos(OrderService.INVENTORY) + trace.selfNanos(OrderService.PAYMENT)
                 + trace.selfNanos(OrderService.NOTIFY);
         assertThat(downstream).isGreaterThanOrEqualTo(Duration.ofMillis(7).toNanos());
-        assertThat(trace.inclusiveNanos(OrderService.LOCK_HELD)).isGreaterThanOrEqualTo(downstream);
+        assertThat(trace.inclusiveNanos(OrderTable.LOCK_HELD)).isGreaterThanOrEqualTo(downstream);
         assertThat(segments(trace)).as("the wait for the lock is a segment of its own, before the held one")
-                .containsSubsequence(OrderService.LOCK_WAIT, OrderService.LOCK_HELD);
+                .containsSubsequence(OrderTable.LOCK_WAIT, OrderTable.LOCK_HELD);
     }
 
     private static List<String> segments(RequestTrace trace) {

@@ -48,7 +48,7 @@ class SegmentAccountingTest {
                 .isGreaterThanOrEqualTo(2 * inventory.toNanos());
         assertThat(trace.selfNanos(OrderService.PAYMENT)).isGreaterThanOrEqualTo(payment.toNanos());
         assertThat(trace.selfNanos(OrderService.NOTIFY)).isGreaterThanOrEqualTo(notify.toNanos());
-        assertThat(trace.inclusiveNanos(OrderService.LOCK_HELD)).as("the lock is held across all three calls")
+        assertThat(trace.inclusiveNanos(OrderTable.LOCK_HELD)).as("the lock is held across all three calls")
                 .isGreaterThanOrEqualTo(trace.selfNanos(OrderService.INVENTORY) + trace.selfNanos(OrderService.PAYMENT)
                         + trace.selfNanos(OrderService.NOTIFY));
         assertThat(trace.selfNanos(Segments.UNMARKED) + trace.selfNanos(Segments.SCHEDULING))

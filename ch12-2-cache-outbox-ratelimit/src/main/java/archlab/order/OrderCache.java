@@ -42,6 +42,11 @@ import java.util.function.BiFunction;
  */
 public final class OrderCache {
 
+    /** Segment: a get through the cache, a load's table read nested in it. */
+    public static final String CACHE_LOOKUP = "cache.lookup";
+    /** Segment: dropping a changed order's entry. */
+    public static final String CACHE_INVALIDATE = "cache.invalidate";
+
     /**
      * @param maximumSize how many orders (found or absent) it keeps at most; at least 1
      * @param ttl         the mean lifetime of a found order; positive
@@ -96,14 +101,14 @@ public final class OrderCache {
 
     /**
      * Looks {@code orderId} up, loading it from the table on a miss (one load per id at a time), marked as
-     * segment {@value OrderService#CACHE_LOOKUP}; a load's table read is nested in it.
+     * segment {@value #CACHE_LOOKUP}; a load's table read is nested in it.
      *
      * @return the order, or empty if there is no such order (possibly remembered from an earlier miss)
      */
     // tag::lookup[]
     public Optional<Order> get(RequestContext ctx, String orderId) {
         Objects.requireNonNull(orderId, "orderId");
-        try (Span s = ctx.span(OrderService.CACHE_LOOKUP)) {
+        try (Span s = ctx.span(CACHE_LOOKUP)) {
             return cache.get(orderId, id -> Optional.ofNullable(loader.apply(ctx, id)));
         }
     }

@@ -12,8 +12,6 @@ import archlab.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -27,7 +25,7 @@ import java.util.concurrent.locks.Lock;
  *       reserves and charges, then takes the lock again to mark it PAID. A second pay of the same order
  *       finds it PAYING and fails at once, touching no downstream. A failed charge releases the
  *       reservation and makes the order CREATED again, payable.</li>
- *   <li><b>Idempotent charge.</b> The charge carries {@link #idempotencyKey(Order)}, the same on every
+ *   <li><b>Idempotent charge.</b> The charge carries its {@link ChargeKey}, the same on every
  *       attempt, so a retry after a lost reply is answered with the first charge and moves no money.</li>
  *   <li><b>Outbox.</b> Marking PAID and recording the notification are one unit of the table's ({@link OrderTable#commitPaid});
  *       an {@link OutboxRelay} delivers it later, with retries. Pay returns after the charge: its floor is
@@ -38,29 +36,18 @@ import java.util.concurrent.locks.Lock;
  *   <li><b>No deep copies.</b> Orders are immutable snapshots; get reads the table without the lock.</li>
  * </ol>
  *
- * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
- * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
- * {@value #INVENTORY_RELEASE}, {@value #CACHE_LOOKUP} (inclusive of a load's {@value #TABLE_READ}),
- * {@value #TABLE_READ}, {@value #CACHE_INVALIDATE}. ch12-1's {@code notify} and {@code json.copy} are gone.
+ * <p>Segments marked for "where the time went": {@value RateLimiter#LIMITER}, {@value OrderTable#LOCK_WAIT}, {@value OrderTable#LOCK_HELD}
+ * (inclusive of {@value Outbox#OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
+ * {@value #INVENTORY_RELEASE}, {@value OrderCache#CACHE_LOOKUP} (inclusive of a load's {@value OrderTable#TABLE_READ}),
+ * {@value OrderTable#TABLE_READ}, {@value OrderCache#CACHE_INVALIDATE}. ch12-1's {@code notify} and {@code json.copy} are gone.
  *
  * <p>Thread-safety: all methods are safe to call from any number of threads.
  */
 public final class OrderService implements AutoCloseable {
 
-    public static final String LOCK_WAIT = "lock.wait";
-    public static final String LOCK_HELD = "lock.held";
-    /** A state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
-    public static final String STORE_WRITE = "store.write";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String INVENTORY_RELEASE = "inventory.release";
-    public static final String OUTBOX_APPEND = "outbox.append";
-    public static final String LIMITER = "limiter";
-    public static final String CACHE_LOOKUP = "cache.lookup";
-    public static final String CACHE_INVALIDATE = "cache.invalidate";
-    /** A read's round trip to the cache's second level in Redis ({@link RedisCachedOrderTable}, {@code -Dlab.cache=redis}). */
-    public static final String CACHE_L2 = "cache.l2";
-    public static final String TABLE_READ = "table.read";
 
     /** The deadline of a compensation (releasing stock after a failed charge): its own, not the request's, which may have passed. */
     static final Duration COMPENSATION_TIMEOUT = Duration.ofSeconds(1);
@@ -76,43 +63,27 @@ public final class OrderService implements AutoCloseable {
     private final Payments payments;
     private final OrderCache cache;
     private final RateLimiter payLimiter;
-    private final Outbox outbox;
     private final OutboxRelay relay;
 
     /**
      * The chapter's service as it runs: {@link OrderServiceSettings#DEFAULT}, its relay started; {@link #close()} stops
-     * them. This is the constructor chapter 12.1 defines, the one the graders use.
+     * them. This is the constructor chapter 12.1 defines, the one the graders use. Any other service is put together by
+     * {@link OrderServiceAssembly}, which also hands out its parts.
      */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
+        this(new OrderServiceAssembly(inventory, payments, notifier, OrderServiceSettings.DEFAULT));
         relay.start();
     }
 
-    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
-        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
-    }
-
-    /**
-     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
-     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay is not started.
-     */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
-                        OrderTable table) {
-        this.inventory = Objects.requireNonNull(inventory, "inventory");
-        this.payments = Objects.requireNonNull(payments, "payments");
-        this.table = Objects.requireNonNull(table, "table");
+    /** The service {@code parts} make up; nothing started. */
+    OrderService(OrderServiceAssembly parts) {
+        this.inventory = parts.inventory;
+        this.payments = parts.payments;
+        this.table = parts.table;
         this.lock = table.writeLock().orElse(null);
-        this.cache = settings.cache() == null ? null
-                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
-        this.payLimiter = settings.payLimit() == null ? null
-                : new RateLimiter("pay", settings.payLimit(), settings.clock(), settings.payBucket());
-        if (cache != null) { // another instance's change: drop this instance's copy too (when the table hears of it)
-            table.onChangedElsewhere(cache::invalidate);
-        }
-        this.outbox = table.outbox();
-        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
-                settings.executor(), settings.relay());
+        this.cache = parts.cache;
+        this.payLimiter = parts.payLimiter;
+        this.relay = parts.relay;
     }
 
     /**
@@ -176,7 +147,7 @@ public final class OrderService implements AutoCloseable {
                 }
             }
             try (Span s = ctx.span(PAYMENT)) {
-                payments.charge(ctx, new ChargeRequest(paying.id(), paying.totalCents(), idempotencyKey(paying)));
+                payments.charge(ctx, new ChargeRequest(paying.id(), paying.totalCents(), ChargeKey.of(paying.id())));
             }
         } catch (RuntimeException e) {
             giveBack(ctx, paying, reserved, e);
@@ -186,44 +157,10 @@ public final class OrderService implements AutoCloseable {
     }
     // end::pay[]
 
-    /**
-     * The key of every charge of {@code order}: derived from the order's id alone, so it is the same on every
-     * attempt. Not from the amount: a key that changed with the amount would turn a wrong amount into a
-     * silent second charge; with this key the provider refuses it ({@code IdempotencyKeyConflictException}).
-     */
-    public static String idempotencyKey(Order order) {
-        return "pay:" + order.id();
-    }
-
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
         return order != null && order.status() == OrderStatus.PAID;
-    }
-
-    /** @return the outbox pay records notifications in */
-    public Outbox outbox() {
-        return outbox;
-    }
-
-    /** @return the relay that delivers the outbox; start it to deliver in the background */
-    public OutboxRelay relay() {
-        return relay;
-    }
-
-    /** @return the read cache, if the service has one */
-    public Optional<OrderCache> cache() {
-        return Optional.ofNullable(cache);
-    }
-
-    /** @return the token bucket in front of pay, if the service has one */
-    public Optional<RateLimiter> payLimiter() {
-        return Optional.ofNullable(payLimiter);
-    }
-
-    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
-    public long tableReads() {
-        return table.reads();
     }
 
     /** Stops the relay (after its pass in progress); undelivered notifications stay in the outbox. */
@@ -258,7 +195,7 @@ public final class OrderService implements AutoCloseable {
         Order paid = paying.markPaid();
         lock(ctx);
         try (Span held = heldSpan(ctx)) {
-            try (Span s = ctx.span(OUTBOX_APPEND)) {
+            try (Span s = ctx.span(Outbox.OUTBOX_APPEND)) {
                 if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
                     throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
                 }
@@ -297,24 +234,24 @@ public final class OrderService implements AutoCloseable {
     private void invalidate(RequestContext ctx, String orderId) {
         table.changed(orderId); // a second level first: an L1 miss after this must not refill from it
         if (cache != null) {
-            try (Span s = ctx.span(CACHE_INVALIDATE)) {
+            try (Span s = ctx.span(OrderCache.CACHE_INVALIDATE)) {
                 cache.invalidate(orderId);
             }
         }
     }
 
-    /** Takes the table's write lock, if it has one, marking the wait {@value #LOCK_WAIT}; pair it with {@link #unlock()}. */
+    /** Takes the table's write lock, if it has one, marking the wait {@value OrderTable#LOCK_WAIT}; pair it with {@link #unlock()}. */
     private void lock(RequestContext ctx) {
         if (lock != null) {
-            try (Span wait = ctx.span(LOCK_WAIT)) {
+            try (Span wait = ctx.span(OrderTable.LOCK_WAIT)) {
                 lock.lock();
             }
         }
     }
 
-    /** @return the span of a step under the lock: {@value #LOCK_HELD}, or {@value #STORE_WRITE} on a table without one */
+    /** @return the span of a step under the lock: {@value OrderTable#LOCK_HELD}, or {@value OrderTable#STORE_WRITE} on a table without one */
     private Span heldSpan(RequestContext ctx) {
-        return ctx.span(lock == null ? STORE_WRITE : LOCK_HELD);
+        return ctx.span(lock == null ? OrderTable.STORE_WRITE : OrderTable.LOCK_HELD);
     }
 
     private void unlock() {

@@ -34,6 +34,9 @@ import java.util.Optional;
  */
 public interface Outbox {
 
+    /** Segment: a notification appended in the unit of work that marks its order PAID. */
+    String OUTBOX_APPEND = "outbox.append";
+
     /** Where an entry is in its life. */
     enum State { PENDING, IN_FLIGHT, DELIVERED, PARKED }
 

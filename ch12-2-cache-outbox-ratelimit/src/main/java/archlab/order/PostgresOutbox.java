@@ -4,7 +4,6 @@ import archlab.clock.NanoClock;
 import archlab.downstream.Notification;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LatencySummary;
-import archlab.order.PostgresOrderTable.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -10,7 +10,7 @@ CREATE TABLE orders (
     number      bigint PRIMARY KEY DEFAULT nextval('order_number'),
     id          text NOT NULL UNIQUE
                 GENERATED ALWAYS AS ('ord-' || lpad(number::text, greatest(6, length(number::text)), '0')) STORED,
-    -- the key every charge of this order carries (OrderService.idempotencyKey): one per order, never shared
+    -- the key every charge of this order carries (ChargeKey): one per order, never shared
     pay_key     text NOT NULL UNIQUE
                 GENERATED ALWAYS AS ('pay:ord-' || lpad(number::text, greatest(6, length(number::text)), '0')) STORED,
     customer_id text NOT NULL CHECK (customer_id <> ''),

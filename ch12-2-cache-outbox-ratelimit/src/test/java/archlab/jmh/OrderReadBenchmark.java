@@ -5,6 +5,7 @@ import archlab.downstream.Downstream;
 import archlab.order.Item;
 import archlab.order.Order;
 import archlab.order.OrderService;
+import archlab.order.OrderServiceAssembly;
 import archlab.order.OrderServiceSettings;
 import archlab.order.RateLimiter;
 import archlab.request.RequestContext;
@@ -46,9 +47,9 @@ public class OrderReadBenchmark {
         @Setup
         public void setUp() {
             Downstream instant = Downstream.instant();
-            cached = new OrderService(instant.inventory(), instant.payments(), instant.notifier(), OrderServiceSettings.DEFAULT);
-            uncached = new OrderService(instant.inventory(), instant.payments(), instant.notifier(),
-                    OrderServiceSettings.DEFAULT.withCache(null));
+            cached = OrderServiceAssembly.assemble(instant.inventory(), instant.payments(), instant.notifier(), OrderServiceSettings.DEFAULT).service();
+            uncached = OrderServiceAssembly.assemble(instant.inventory(), instant.payments(), instant.notifier(),
+                    OrderServiceSettings.DEFAULT.withCache(null)).service();
             List<Item> items = List.of(new Item("sku-a", 1, 1999), new Item("sku-b", 2, 500));
             cachedId = cached.create(ctx, "cust", items).id();
             uncachedId = uncached.create(ctx, "cust", items).id();

@@ -131,7 +131,7 @@ class BaselineOpenLoopTest {
         SegmentRow top = run.segments().stream().filter(r -> r.operation().equals(BookWorkload.PAY))
                 .max(Comparator.comparingDouble(SegmentRow::sharePercent)).orElseThrow();
         assertThat(top.segment()).isEqualTo(OrderService.PAYMENT);
-        for (SegmentRow held : run.segments().stream().filter(r -> r.segment().equals(OrderService.LOCK_HELD)).toList()) {
+        for (SegmentRow held : run.segments().stream().filter(r -> r.segment().equals(OrderTable.LOCK_HELD)).toList()) {
             double perHoldMicros = held.inclusiveMeanMicros() * held.requests() / held.entries();
             assertThat(perHoldMicros * 1_000).as(held.operation() + " mean hold, ns")
                     .isLessThan(lab.inventoryLatency.toNanos());
@@ -200,7 +200,7 @@ class BaselineOpenLoopTest {
     /**
      * The claims about the in-memory service's latency are not judged with {@code -Dlab.store=postgres}: there every
      * create, claim, PAID commit and delivery is a commit flushed to disk, and how fast this machine's disk flushes
-     * decides the latency (segment {@value OrderService#STORE_WRITE}, line {@code db_pool}), not the lock this checkpoint
+     * decides the latency (segment {@value OrderTable#STORE_WRITE}, line {@code db_pool}), not the lock this checkpoint
      * shortened. The memory vs PostgreSQL side by side reports what it does.
      */
     private void judgedInMemoryOnly() {

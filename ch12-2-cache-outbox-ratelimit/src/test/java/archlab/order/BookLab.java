@@ -47,6 +47,7 @@ final class BookLab implements LabFixture {
     final Duration notifyLatency;
     final OrderServiceSettings serviceSettings;
     final Downstream downstream;
+    final OrderServiceAssembly parts;
     final OrderService service;
     final BookWorkload workload;
     private final ScenarioClock timeline;
@@ -106,15 +107,16 @@ final class BookLab implements LabFixture {
                 : new PostgresOrderTable(database.dataSource(), serviceSettings.clock());
         this.secondLevel = redis == null ? null
                 : new RedisCachedOrderTable(table, redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT);
-        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
+        this.parts = OrderServiceAssembly.assemble(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
                 secondLevel == null ? table : secondLevel);
+        this.service = parts.service();
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
         } catch (Exception e) {
             close();
             throw new IllegalStateException("could not pre-create the pay pool", e);
         }
-        service.relay().start();
+        parts.relay().start();
         System.gc(); // start the run on a clean heap: the pool and the warm-up's garbage are not the run's to collect
     }
 
@@ -139,7 +141,7 @@ final class BookLab implements LabFixture {
         if (database != null) {
             database.endRun();
         }
-        drained = service.relay().awaitDrained(DRAIN_LIMIT);
+        drained = parts.relay().awaitDrained(DRAIN_LIMIT);
         service.close();
     }
 
@@ -167,17 +169,17 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("cache", c == null ? "off" : String.format(Locale.ROOT,
                 "max=%d ttl=%dms±%.0f%% negative_ttl=%dms", c.maximumSize(), c.ttl().toMillis(), c.jitter() * 100,
                 c.negativeTtl().toMillis())));
-        service.cache().ifPresent(cache -> {
+        parts.cache().ifPresent(cache -> {
             lines.add(new ReportLine("cache_hit_ratio", cache.hitRatio()));
             lines.add(new ReportLine("cache_hits", cache.stats().hitCount()));
             lines.add(new ReportLine("cache_misses", cache.stats().missCount()));
         });
-        lines.add(new ReportLine("table_reads", service.tableReads()));
+        lines.add(new ReportLine("table_reads", parts.tableReads()));
         RateLimiter.Settings l = serviceSettings.payLimit();
         lines.add(new ReportLine("pay_limit", l == null ? "off" : l.ratePerSecond() + "/s burst " + l.burst()));
-        lines.add(new ReportLine("limiter_rejected", service.payLimiter().map(RateLimiter::rejected).orElse(0L)));
+        lines.add(new ReportLine("limiter_rejected", parts.payLimiter().map(RateLimiter::rejected).orElse(0L)));
 
-        Outbox outbox = service.outbox();
+        Outbox outbox = parts.outbox();
         NotifierStub notifier = downstream.notifier();
         lines.add(new ReportLine("outbox_drained", drained));
         lines.add(new ReportLine("outbox_appended", outbox.appended()));

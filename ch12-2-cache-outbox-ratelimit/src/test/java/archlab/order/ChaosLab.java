@@ -39,24 +39,26 @@ final class ChaosLab {
                 TimelineSettings.DEFAULT, System.out::println);
         ScenarioClock timeline = new ScenarioClock(NanoClock.SYSTEM);
         Downstream downstream = mix.newDownstream(timeline);
-        OrderService service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier());
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(downstream.inventory(), downstream.payments(),
+                downstream.notifier(), OrderServiceSettings.DEFAULT);
+        OrderService service = parts.service();
         BookWorkload workload;
         try {
             workload = BookWorkload.prepare(new OrderServiceTarget(service), ChaosMix.LOAD.plannedRequests());
         } catch (Exception e) {
             throw new IllegalStateException("could not pre-create the pay pool", e);
         }
-        service.relay().start();
+        parts.relay().start();
         timeline.start();
         RunResult run = new OpenLoopRunner().run(ChaosMix.LOAD, workload);
 
-        service.relay().awaitDrained(ChaosMix.notifierDownForEver(mix) ? Duration.ZERO : BookLab.DRAIN_LIMIT);
+        parts.relay().awaitDrained(ChaosMix.notifierDownForEver(mix) ? Duration.ZERO : BookLab.DRAIN_LIMIT);
         service.close();
 
         boolean notifierDown = mix.notifierDown() != null && timeline.inside(mix.notifierDown());
-        Set<String> held = service.outbox().entries().stream().filter(e -> e.state() != Outbox.State.PARKED)
+        Set<String> held = parts.outbox().entries().stream().filter(e -> e.state() != Outbox.State.PARKED)
                 .map(e -> e.notification().orderId()).collect(Collectors.toSet());
-        Set<String> parked = service.outbox().parked().stream().map(e -> e.notification().orderId()).collect(Collectors.toSet());
+        Set<String> parked = parts.outbox().parked().stream().map(e -> e.notification().orderId()).collect(Collectors.toSet());
         return ChaosEvidence.measure(downstream, workload.pool(), service::isPaid, id -> BookWorkload.QUANTITY, held, parked,
                 notifierDown, 0, run);
     }

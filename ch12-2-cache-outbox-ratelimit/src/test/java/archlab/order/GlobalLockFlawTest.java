@@ -38,7 +38,8 @@ class GlobalLockFlawTest {
             assertThat(releasePayment.await(30, TimeUnit.SECONDS)).as("test released the payment").isTrue();
             return null;
         }).when(payments).charge(any(), any());
-        OrderService service = new OrderService(mock(Inventory.class), payments, mock(Notifier.class), OrderServiceSettings.DEFAULT);
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(mock(Inventory.class), payments, mock(Notifier.class), OrderServiceSettings.DEFAULT);
+        OrderService service = parts.service();
         String paying = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
         String other = service.create(CTX, "cust", List.of(new Item("sku-b", 1, 100))).id();
 

@@ -37,8 +37,8 @@ class OrderCacheTest {
 
     private final FakeClock clock = new FakeClock();
 
-    private OrderService service(LatencyModel tableReadLatency) {
-        return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT),
+    private OrderServiceAssembly service(LatencyModel tableReadLatency) {
+        return OrderServiceAssembly.assemble(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT),
                 new NotifierStub(StubBehaviour.INSTANT), OrderServiceSettings.DEFAULT.withClock(clock)
                 .withExecutor(Runnable::run).withPayLimit(null).withTableReadLatency(tableReadLatency));
     }
@@ -46,16 +46,17 @@ class OrderCacheTest {
     @Test
     @DisplayName("a get after a pay never sees the order as it was before: CREATED is cached, the pay invalidates it, the next get reads PAID")
     void neverStaleAfterPay() {
-        OrderService service = service(LatencyModel.ZERO);
+        OrderServiceAssembly parts = service(LatencyModel.ZERO);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
         assertThat(service.get(CTX, id).status()).as("now from the cache").isEqualTo(OrderStatus.CREATED);
-        long readsBefore = service.tableReads();
+        long readsBefore = parts.tableReads();
 
         service.pay(CTX, id);
 
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAID);
-        assertThat(service.tableReads()).as("the invalidated entry was read again").isEqualTo(readsBefore + 1);
+        assertThat(parts.tableReads()).as("the invalidated entry was read again").isEqualTo(readsBefore + 1);
         assertThat(service.get(CTX, id).version()).isEqualTo(1);
     }
 
@@ -77,16 +78,17 @@ class OrderCacheTest {
                 return stub.findByIdempotencyKey(key);
             }
         };
-        OrderService service = new OrderService(new InventoryStub(StubBehaviour.INSTANT), readingDuringCharge,
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(new InventoryStub(StubBehaviour.INSTANT), readingDuringCharge,
                 new NotifierStub(StubBehaviour.INSTANT), OrderServiceSettings.DEFAULT.withClock(clock)
                 .withExecutor(Runnable::run).withPayLimit(null));
+        OrderService service = parts.service();
         holder.set(service);
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         service.pay(CTX, id);
 
         assertThat(seenMidPay.get()).isEqualTo(OrderStatus.PAYING);
-        assertThat(service.cache().orElseThrow().contains(id)).as("the commit dropped the PAYING entry").isFalse();
+        assertThat(parts.cache().orElseThrow().contains(id)).as("the commit dropped the PAYING entry").isFalse();
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAID);
     }
 
@@ -96,15 +98,16 @@ class OrderCacheTest {
         CountDownLatch readInProgress = new CountDownLatch(1);
         CountDownLatch releaseRead = new CountDownLatch(1);
         AtomicLong blockedRead = new AtomicLong(-1);
-        OrderService service = service(readIndex -> {
+        OrderServiceAssembly parts = service(readIndex -> {
             if (blockedRead.get() == readIndex) { // the reply of this one read is held back until the test lets it go
                 readInProgress.countDown();
                 awaitQuietly(releaseRead);
             }
             return Duration.ZERO;
         });
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
-        blockedRead.set(service.tableReads()); // the next read
+        blockedRead.set(parts.tableReads()); // the next read
 
         CompletableFuture<Order> oldRead = new CompletableFuture<>();
         Thread reader = Thread.ofPlatform().start(() -> oldRead.complete(service.get(CTX, id)));
@@ -130,7 +133,8 @@ class OrderCacheTest {
     @Test
     @DisplayName("a burst of unknown ids reaches the table once per id within the negative-cache time, and again after it")
     void unknownIdsReachTheTableOncePerNegativeLifetime() {
-        OrderService service = service(LatencyModel.ZERO);
+        OrderServiceAssembly parts = service(LatencyModel.ZERO);
+        OrderService service = parts.service();
         List<String> unknown = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             unknown.add("ord-9" + String.format("%05d", i));
@@ -141,13 +145,13 @@ class OrderCacheTest {
             }
             clock.advance(Duration.ofMillis(10)); // 200 ms in all: within the 500 ms negative lifetime
         }
-        assertThat(service.tableReads()).isEqualTo(unknown.size());
+        assertThat(parts.tableReads()).isEqualTo(unknown.size());
 
         clock.advance(OrderCache.Settings.DEFAULT.negativeTtl());
         for (String id : unknown) {
             assertThatThrownBy(() -> service.get(CTX, id)).isInstanceOf(OrderNotFoundException.class);
         }
-        assertThat(service.tableReads()).isEqualTo(2L * unknown.size());
+        assertThat(parts.tableReads()).isEqualTo(2L * unknown.size());
     }
 
     @Test
@@ -155,11 +159,12 @@ class OrderCacheTest {
     void concurrentMissesAreCoalesced() throws Exception {
         CountDownLatch readInProgress = new CountDownLatch(1);
         CountDownLatch releaseRead = new CountDownLatch(1);
-        OrderService service = service(readIndex -> {
+        OrderServiceAssembly parts = service(readIndex -> {
             readInProgress.countDown();
             awaitQuietly(releaseRead);
             return Duration.ZERO;
         });
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         List<CompletableFuture<Order>> gets = new ArrayList<>();
@@ -184,7 +189,7 @@ class OrderCacheTest {
         for (CompletableFuture<Order> f : gets) {
             assertThat(f.get(1, TimeUnit.SECONDS)).isSameAs(first.get(1, TimeUnit.SECONDS));
         }
-        assertThat(service.tableReads()).isEqualTo(1);
+        assertThat(parts.tableReads()).isEqualTo(1);
     }
 
     @Test

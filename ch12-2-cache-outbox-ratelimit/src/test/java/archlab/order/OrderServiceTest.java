@@ -38,14 +38,14 @@ class OrderServiceTest {
     @Mock
     Notifier notifier;
 
-    private OrderService service() {
-        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
+    private OrderServiceAssembly service() {
+        return OrderServiceAssembly.assemble(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
     }
 
     @Test
     @DisplayName("create totals Σ quantity × unit price in cents, starts CREATED at version 0 with id ord-000001")
     void createComputesTheTotal() {
-        Order order = service().create(CTX, "cust", List.of(new Item("sku-a", 2, 1999), new Item("sku-b", 3, 5)));
+        Order order = service().service().create(CTX, "cust", List.of(new Item("sku-a", 2, 1999), new Item("sku-b", 3, 5)));
 
         assertThat(order.totalCents()).isEqualTo(2 * 1999 + 3 * 5);
         assertThat(order.status()).isEqualTo(OrderStatus.CREATED);
@@ -57,7 +57,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("a returned order is an immutable snapshot: its items cannot be changed, and a later pay does not change it")
     void returnedOrdersAreImmutableSnapshots() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         Order created = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100)));
 
         assertThatThrownBy(() -> created.items().clear()).isInstanceOf(UnsupportedOperationException.class);
@@ -73,7 +74,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("pay moves CREATED → PAID and bumps the version to 1")
     void payMarksPaidAndBumpsVersion() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
 
         Order paid = service.pay(CTX, id);
@@ -87,7 +89,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("paying a PAID order is invalid state and calls no downstream again")
     void payingTwiceIsInvalidState() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
         service.pay(CTX, id);
 
@@ -101,7 +104,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("pay calls inventory once per item, then payment with the total and the order's idempotency key; notify is left to the outbox")
     void downstreamCallOrder() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100), new Item("sku-b", 2, 50))).id();
 
         service.pay(CTX, id);
@@ -112,16 +116,17 @@ class OrderServiceTest {
         order.verify(payments).charge(any(), eq(new ChargeRequest(id, 200, "pay:" + id)));
         order.verifyNoMoreInteractions();
         verifyNoInteractions(notifier);
-        assertThat(service.outbox().entry(Notification.orderPaid(id).messageId())).as("recorded with PAID").isPresent();
+        assertThat(parts.outbox().entry(Notification.orderPaid(id).messageId())).as("recorded with PAID").isPresent();
 
-        service.relay().deliverDue();
+        parts.relay().deliverDue();
         verify(notifier).notify(any(), eq(Notification.orderPaid(id)));
     }
 
     @Test
     @DisplayName("a failing charge returns the order to CREATED, releases its reservation and records no notification")
     void failedChargeLeavesOrderCreated() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 100))).id();
         org.mockito.Mockito.doThrow(new IllegalStateException("declined")).when(payments).charge(any(), any());
 
@@ -129,14 +134,15 @@ class OrderServiceTest {
 
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
         verify(inventory).release(any(), eq("sku-a"), eq(1));
-        assertThat(service.outbox().appended()).isZero();
+        assertThat(parts.outbox().appended()).isZero();
         verify(notifier, never()).notify(any(), any(Notification.class));
     }
 
     @Test
     @DisplayName("bad input gets a clear error and changes nothing: blank customer, no items, quantity ≤ 0, negative price, blank SKU, overflowing total")
     void badInputIsRefusedAndChangesNothing() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
 
         assertThatThrownBy(() -> service.create(CTX, " ", List.of(new Item("sku-a", 1, 1))))
                 .isInstanceOf(InvalidOrderException.class).hasMessageContaining("customer");
@@ -167,7 +173,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("an unknown order id is not found, for get and for pay, and touches no downstream")
     void unknownIdIsNotFound() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
 
         assertThatThrownBy(() -> service.get(CTX, "ord-999999"))
                 .isInstanceOf(OrderNotFoundException.class).hasMessageContaining("ord-999999");
@@ -181,7 +188,8 @@ class OrderServiceTest {
     @Test
     @DisplayName("an order created after its id was looked up and not found is found at once: create invalidates the remembered miss")
     void createInvalidatesANegativeEntry() {
-        OrderService service = service();
+        OrderServiceAssembly parts = service();
+        OrderService service = parts.service();
         assertThatThrownBy(() -> service.get(CTX, "ord-000001")).isInstanceOf(OrderNotFoundException.class);
 
         String id = service.create(CTX, "cust", List.of(new Item("sku-a", 1, 1))).id();

@@ -45,20 +45,21 @@ class OutboxRelayTest {
         // the receiver refuses its first five calls (nothing delivered); every fourth delivery loses its ack
         NotifierStub flaky = new NotifierStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex < 5));
         LosingAcks notifier = new LosingAcks(flaky, call -> call % 4 == 3);
-        OrderService service = realTimeService(notifier, QUICK);
+        OrderServiceAssembly parts = realTimeService(notifier, QUICK);
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
-        service.relay().start();
+        parts.relay().start();
         try {
             for (int i = 0; i < 10; i++) {
                 ids.add(pay(service));
             }
-            service.relay().stop();
+            parts.relay().stop();
             for (int i = 0; i < 10; i++) {
                 ids.add(pay(service)); // appended while no relay runs: they wait in the outbox
             }
-            assertThat(service.outbox().depth()).as("waiting while stopped").isGreaterThanOrEqualTo(10);
-            service.relay().start();
-            assertThat(service.relay().awaitDrained(Duration.ofSeconds(30))).as("drained after the restart").isTrue();
+            assertThat(parts.outbox().depth()).as("waiting while stopped").isGreaterThanOrEqualTo(10);
+            parts.relay().start();
+            assertThat(parts.relay().awaitDrained(Duration.ofSeconds(30))).as("drained after the restart").isTrue();
         } finally {
             service.close();
         }
@@ -69,8 +70,8 @@ class OutboxRelayTest {
         assertThat(flaky.redeliveries()).as("each lost ack is one recognised redelivery").isEqualTo(notifier.lostAcks.get());
         assertThat(flaky.duplicateNotifications()).isZero();
         assertThat(flaky.counters().injectedErrors()).isEqualTo(5);
-        assertThat(service.outbox().delivered()).isEqualTo(ids.size());
-        assertThat(service.outbox().parked()).isEmpty();
+        assertThat(parts.outbox().delivered()).isEqualTo(ids.size());
+        assertThat(parts.outbox().parked()).isEmpty();
     }
 
     @Test
@@ -78,30 +79,31 @@ class OutboxRelayTest {
     void nothingLostWhenStoppedWithEntriesPending() {
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = realTimeService(notifier, QUICK);
+        OrderServiceAssembly parts = realTimeService(notifier, QUICK);
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
         try {
-            service.relay().start();
+            parts.relay().start();
             for (int i = 0; i < 5; i++) {
                 ids.add(pay(service));
             }
-            awaitTrue(() -> ids.stream().allMatch(id -> service.outbox().entry(messageId(id))
+            awaitTrue(() -> ids.stream().allMatch(id -> parts.outbox().entry(messageId(id))
                     .map(e -> e.attempts() >= 2).orElse(false)), "every entry tried twice");
-            service.relay().stop();
+            parts.relay().stop();
 
-            assertThat(service.outbox().depth()).isEqualTo(5);
-            assertThat(service.outbox().delivered()).isZero();
+            assertThat(parts.outbox().depth()).isEqualTo(5);
+            assertThat(parts.outbox().delivered()).isZero();
             ids.forEach(id -> assertThat(service.isPaid(id)).isTrue());
             ids.forEach(id -> assertThat(receiver.notificationsFor(id)).isZero());
 
             notifier.up.set(true);
-            service.relay().start();
-            assertThat(service.relay().awaitDrained(Duration.ofSeconds(30))).isTrue();
+            parts.relay().start();
+            assertThat(parts.relay().awaitDrained(Duration.ofSeconds(30))).isTrue();
         } finally {
             service.close();
         }
         ids.forEach(id -> assertThat(receiver.notificationsFor(id)).as(id).isEqualTo(1));
-        assertThat(service.outbox().depth()).isZero();
+        assertThat(parts.outbox().depth()).isZero();
     }
 
     @Test
@@ -110,28 +112,29 @@ class OutboxRelayTest {
         FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderServiceAssembly parts = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderService service = parts.service();
         String id = pay(service);
-        OutboxRelay relay = service.relay();
+        OutboxRelay relay = parts.relay();
 
         Duration down = Duration.ofMinutes(9);
         Duration elapsed = Duration.ZERO;
         while (elapsed.compareTo(down) < 0) {
             assertThat(relay.deliverDue().parked()).as("parked after " + elapsed).isZero();
-            Duration step = relay.backoffCap(service.outbox().entry(messageId(id)).orElseThrow().attempts());
+            Duration step = relay.backoffCap(parts.outbox().entry(messageId(id)).orElseThrow().attempts());
             clock.advance(step); // the cap: at least the jittered wait, so the entry is due again
             elapsed = elapsed.plus(step);
         }
-        Outbox.Entry held = service.outbox().entry(messageId(id)).orElseThrow();
+        Outbox.Entry held = parts.outbox().entry(messageId(id)).orElseThrow();
         assertThat(held.state()).isEqualTo(Outbox.State.PENDING);
         assertThat(held.attempts()).as("far beyond the 8 attempts the old relay allowed").isGreaterThan(500);
-        assertThat(service.outbox().isDrained()).isFalse();
+        assertThat(parts.outbox().isDrained()).isFalse();
 
         notifier.up.set(true);
         assertThat(relay.deliverDue().delivered()).isEqualTo(1);
         assertThat(receiver.notificationsFor(id)).isEqualTo(1);
-        assertThat(service.outbox().isDrained()).isTrue();
-        assertThat(service.outbox().parkings()).isZero();
+        assertThat(parts.outbox().isDrained()).isTrue();
+        assertThat(parts.outbox().parkings()).isZero();
     }
 
     @Test
@@ -140,10 +143,11 @@ class OutboxRelayTest {
         FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
+        OrderServiceAssembly parts = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
                 .withRetryHorizon(Duration.ofSeconds(2)).withBackoff(Duration.ofMillis(10), Duration.ofMillis(500)));
+        OrderService service = parts.service();
         String id = pay(service);
-        OutboxRelay relay = service.relay();
+        OutboxRelay relay = parts.relay();
 
         assertThat(relay.deliverDue().retrying()).as("attempt 1 fails").isEqualTo(1);
         assertThat(relay.deliverDue().claimed()).as("not due before its back-off").isZero();
@@ -154,24 +158,24 @@ class OutboxRelayTest {
         clock.advance(Duration.ofHours(1));
         assertThat(relay.deliverDue().claimed()).as("a parked entry is not retried").isZero();
 
-        assertThat(service.outbox().parked()).singleElement().satisfies(e -> {
+        assertThat(parts.outbox().parked()).singleElement().satisfies(e -> {
             assertThat(e.messageId()).isEqualTo(messageId(id));
             assertThat(e.attempts()).isEqualTo(3);
             assertThat(e.lastError()).contains("horizon").contains("notifier is down");
         });
-        assertThat(service.outbox().depth()).as("a parked entry is held, not gone").isEqualTo(1);
-        assertThat(service.outbox().inDelivery()).isZero();
-        assertThat(service.outbox().isDrained()).isFalse();
+        assertThat(parts.outbox().depth()).as("a parked entry is held, not gone").isEqualTo(1);
+        assertThat(parts.outbox().inDelivery()).isZero();
+        assertThat(parts.outbox().isDrained()).isFalse();
         assertThat(relay.awaitDrained(Duration.ofSeconds(30))).as("not drained, and not waited for").isFalse();
 
         notifier.up.set(true);
-        assertThat(service.outbox().redriveParked()).isEqualTo(1);
+        assertThat(parts.outbox().redriveParked()).isEqualTo(1);
         assertThat(relay.deliverDue().delivered()).isEqualTo(1);
         assertThat(receiver.notificationsFor(id)).isEqualTo(1);
-        assertThat(service.outbox().parked()).isEmpty();
-        assertThat(service.outbox().isDelivered(messageId(id))).isTrue();
-        assertThat(service.outbox().redrives()).isEqualTo(1);
-        assertThat(service.outbox().redrivenIds()).containsExactly(messageId(id));
+        assertThat(parts.outbox().parked()).isEmpty();
+        assertThat(parts.outbox().isDelivered(messageId(id))).isTrue();
+        assertThat(parts.outbox().redrives()).isEqualTo(1);
+        assertThat(parts.outbox().redrivenIds()).containsExactly(messageId(id));
         assertThat(relay.awaitDrained(Duration.ofSeconds(30))).isTrue();
     }
 
@@ -181,16 +185,17 @@ class OutboxRelayTest {
         FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
+        OrderServiceAssembly parts = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT
                 .withRetryHorizon(Duration.ofSeconds(1)));
+        OrderService service = parts.service();
         String id = pay(service);
         clock.advance(Duration.ofSeconds(1));
-        assertThat(service.relay().deliverDue().parked()).isEqualTo(1);
+        assertThat(parts.relay().deliverDue().parked()).isEqualTo(1);
 
-        assertThat(service.outbox().redrive(messageId(id))).isTrue();
-        assertThat(service.outbox().redrive(messageId(id))).as("only a parked entry is redriven").isFalse();
-        assertThat(service.relay().deliverDue().retrying()).isEqualTo(1);
-        assertThat(service.outbox().entry(messageId(id)).orElseThrow().state()).isEqualTo(Outbox.State.PENDING);
+        assertThat(parts.outbox().redrive(messageId(id))).isTrue();
+        assertThat(parts.outbox().redrive(messageId(id))).as("only a parked entry is redriven").isFalse();
+        assertThat(parts.relay().deliverDue().retrying()).isEqualTo(1);
+        assertThat(parts.outbox().entry(messageId(id)).orElseThrow().state()).isEqualTo(Outbox.State.PENDING);
     }
 
     @Test
@@ -200,11 +205,12 @@ class OutboxRelayTest {
         Notifier never = (ctx, n) -> {
             throw new PermanentDeliveryException("notifier", 0, "no such recipient for " + n.orderId());
         };
-        OrderService service = fakeTimeService(clock, never, OutboxRelay.Settings.DEFAULT);
+        OrderServiceAssembly parts = fakeTimeService(clock, never, OutboxRelay.Settings.DEFAULT);
+        OrderService service = parts.service();
         String id = pay(service);
 
-        assertThat(service.relay().deliverDue().parked()).isEqualTo(1);
-        assertThat(service.outbox().parked()).singleElement().satisfies(e -> {
+        assertThat(parts.relay().deliverDue().parked()).isEqualTo(1);
+        assertThat(parts.outbox().parked()).singleElement().satisfies(e -> {
             assertThat(e.attempts()).isEqualTo(1);
             assertThat(e.lastError()).contains("refused for good").contains("no such recipient for " + id);
         });
@@ -215,13 +221,14 @@ class OutboxRelayTest {
     void lostAcknowledgementIsARecognisedRedelivery() {
         FakeClock clock = new FakeClock();
         LosingAcks notifier = new LosingAcks(receiver, call -> call == 0);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderServiceAssembly parts = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderService service = parts.service();
         String id = pay(service);
 
-        assertThat(service.relay().deliverDue().retrying()).isEqualTo(1);
+        assertThat(parts.relay().deliverDue().retrying()).isEqualTo(1);
         assertThat(receiver.notificationsFor(id)).as("it did arrive").isEqualTo(1);
-        clock.advance(service.relay().backoffCap(1));
-        assertThat(service.relay().deliverDue().delivered()).isEqualTo(1);
+        clock.advance(parts.relay().backoffCap(1));
+        assertThat(parts.relay().deliverDue().delivered()).isEqualTo(1);
 
         assertThat(receiver.deliveries()).isEqualTo(2);
         assertThat(receiver.redeliveries()).isEqualTo(1);
@@ -232,13 +239,14 @@ class OutboxRelayTest {
     @DisplayName("time-to-notify is measured from the PAID mark to the acknowledged delivery, on the injected clock")
     void timeToNotifyIsMeasuredOnTheClock() {
         FakeClock clock = new FakeClock();
-        OrderService service = fakeTimeService(clock, receiver, OutboxRelay.Settings.DEFAULT);
+        OrderServiceAssembly parts = fakeTimeService(clock, receiver, OutboxRelay.Settings.DEFAULT);
+        OrderService service = parts.service();
         pay(service);
         clock.advance(Duration.ofMillis(7));
-        service.relay().deliverDue();
+        parts.relay().deliverDue();
 
-        assertThat(service.outbox().timeToNotify().count()).isEqualTo(1);
-        assertThat(service.outbox().timeToNotify().maxMicros()).isEqualTo(7_000.0);
+        assertThat(parts.outbox().timeToNotify().count()).isEqualTo(1);
+        assertThat(parts.outbox().timeToNotify().maxMicros()).isEqualTo(7_000.0);
     }
 
     @Test
@@ -266,13 +274,14 @@ class OutboxRelayTest {
         FakeClock clock = new FakeClock();
         Switchable notifier = new Switchable(receiver);
         notifier.up.set(false);
-        OrderService service = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderServiceAssembly parts = fakeTimeService(clock, notifier, OutboxRelay.Settings.DEFAULT);
+        OrderService service = parts.service();
         for (int i = 0; i < 50; i++) {
             pay(service);
         }
-        assertThat(service.relay().deliverDue().retrying()).isEqualTo(50);
+        assertThat(parts.relay().deliverDue().retrying()).isEqualTo(50);
         long failedAt = clock.nanoTime();
-        return service.outbox().entries().stream().map(e -> e.dueNanos() - failedAt).toList();
+        return parts.outbox().entries().stream().map(e -> e.dueNanos() - failedAt).toList();
     }
 
     private static String pay(OrderService service) {
@@ -285,13 +294,13 @@ class OutboxRelayTest {
         return Notification.orderPaid(orderId).messageId();
     }
 
-    private static OrderService realTimeService(Notifier notifier, OutboxRelay.Settings relay) {
-        return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
+    private static OrderServiceAssembly realTimeService(Notifier notifier, OutboxRelay.Settings relay) {
+        return OrderServiceAssembly.assemble(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
                 OrderServiceSettings.DEFAULT.withPayLimit(null).withRelay(relay));
     }
 
-    private static OrderService fakeTimeService(FakeClock clock, Notifier notifier, OutboxRelay.Settings relay) {
-        return new OrderService(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
+    private static OrderServiceAssembly fakeTimeService(FakeClock clock, Notifier notifier, OutboxRelay.Settings relay) {
+        return OrderServiceAssembly.assemble(new InventoryStub(StubBehaviour.INSTANT), new PaymentsStub(StubBehaviour.INSTANT), notifier,
                 OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(null).withRelay(relay));
     }
 

@@ -45,8 +45,8 @@ class PayIdempotencyTest {
     private final InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
 
-    private OrderService service(Payments payments) {
-        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null));
+    private OrderServiceAssembly service(Payments payments) {
+        return OrderServiceAssembly.assemble(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null));
     }
 
     @Test
@@ -68,7 +68,8 @@ class PayIdempotencyTest {
                 return stub.findByIdempotencyKey(key);
             }
         };
-        OrderService service = service(blocking);
+        OrderServiceAssembly parts = service(blocking);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         CompletableFuture<Order> first = new CompletableFuture<>();
@@ -90,7 +91,8 @@ class PayIdempotencyTest {
     @DisplayName("32 concurrent pays of one order: exactly one succeeds, the rest are invalid state, and the order is charged once")
     void concurrentPaysOfOneOrderChargeOnce() throws Exception {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(2)));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         int threads = 32;
         CountDownLatch go = new CountDownLatch(1);
@@ -117,7 +119,7 @@ class PayIdempotencyTest {
         assertThat(stub.ledger().charges()).isEqualTo(1);
         assertThat(stub.ledger().doubleCharges()).isZero();
         assertThat(inventory.reservedUnits("sku-a")).isEqualTo(1);
-        assertThat(service.outbox().appended()).as("one notification").isEqualTo(1);
+        assertThat(parts.outbox().appended()).as("one notification").isEqualTo(1);
     }
 
     @Test
@@ -125,7 +127,8 @@ class PayIdempotencyTest {
     void retriedChargeWithTheSameKeyChargesOnce() {
         // payment replies take 50 ms; the first pay's deadline is 1 ms away: the provider accepts, the reply is late
         PaymentsStub stub = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(50)));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         FakeClock clock = new FakeClock();
 
@@ -149,7 +152,8 @@ class PayIdempotencyTest {
     @DisplayName("a lost reply (the provider charged, the reply never came) followed by a retry charges once and the order ends PAID")
     void lostReplyThenRetryChargesOnce() {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT, callIndex -> callIndex == 0);
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentReplyLostException.class);
@@ -169,7 +173,8 @@ class PayIdempotencyTest {
     void declinedThenRetriedIsDeclinedAgain() {
         // only call 0 draws a decline: call 1 would be charged, were its key new
         PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 0));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentDeclinedException.class);
@@ -189,14 +194,16 @@ class PayIdempotencyTest {
     @DisplayName("reusing an order's key with a different amount is a clear error: nothing charged, nothing replayed, the order stays payable")
     void reusedKeyWithAnotherAmountIsRefused() {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT);
-        OrderService first = service(stub);
+        OrderServiceAssembly firstParts = service(stub);
+        OrderService first = firstParts.service();
         Order paid = first.pay(CTX, first.create(CTX, "cust", ONE_ITEM).id());
 
-        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, OrderService.idempotencyKey(paid))))
+        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, ChargeKey.of(paid.id()))))
                 .isInstanceOf(IdempotencyKeyConflictException.class).hasMessageContaining("1999").hasMessageContaining("1000");
 
         // a second service whose ids collide with the first's: its ord-000001 costs another amount
-        OrderService second = service(stub);
+        OrderServiceAssembly secondParts = service(stub);
+        OrderService second = secondParts.service();
         String clash = second.create(CTX, "cust", List.of(new Item("sku-b", 1, 1000))).id();
         assertThat(clash).isEqualTo(paid.id());
         assertThatThrownBy(() -> second.pay(CTX, clash)).isInstanceOf(IdempotencyKeyConflictException.class);
@@ -212,7 +219,8 @@ class PayIdempotencyTest {
     void lostRepliesUnderRetriesNeverDoubleCharge() {
         DownstreamSettings faulty = DownstreamSettings.INSTANT.withPaymentLostReplyRate(0.10);
         PaymentsStub stub = new PaymentsStub(faulty.paymentBehaviour(), faulty.paymentLostReplies());
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             ids.add(service.create(CTX, "cust", ONE_ITEM).id());

@@ -35,15 +35,16 @@ class RateLimiterTest {
     private final InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
     private final PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
 
-    private OrderService service(RateLimiter.Settings limit) {
-        return new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
+    private OrderServiceAssembly service(RateLimiter.Settings limit) {
+        return OrderServiceAssembly.assemble(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
                 OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run).withPayLimit(limit));
     }
 
     @Test
     @DisplayName("an over-limit pay fails at once with a distinct RateLimitedException carrying the wait until the next token, and is admitted after that wait")
     void rejectsWithAWaitHintAndAdmitsAfterIt() {
-        OrderService service = service(new RateLimiter.Settings(10, 2));
+        OrderServiceAssembly parts = service(new RateLimiter.Settings(10, 2));
+        OrderService service = parts.service();
         String a = service.create(CTX, "cust", ONE_ITEM).id();
         String b = service.create(CTX, "cust", ONE_ITEM).id();
         String c = service.create(CTX, "cust", ONE_ITEM).id();
@@ -65,7 +66,7 @@ class RateLimiterTest {
 
         clock.advance(still.retryAfter());
         assertThat(service.pay(CTX, c).status()).isEqualTo(OrderStatus.PAID);
-        RateLimiter limiter = service.payLimiter().orElseThrow();
+        RateLimiter limiter = parts.payLimiter().orElseThrow();
         assertThat(limiter.admitted()).isEqualTo(3);
         assertThat(limiter.rejected()).isEqualTo(2);
     }
@@ -88,21 +89,23 @@ class RateLimiterTest {
     @Test
     @DisplayName("create and get are never limited: a thousand of each at a standstill clock, with a pay quota of 1/s")
     void onlyPayIsLimited() {
-        OrderService service = service(new RateLimiter.Settings(1, 1));
+        OrderServiceAssembly parts = service(new RateLimiter.Settings(1, 1));
+        OrderService service = parts.service();
         String id = null;
         for (int i = 0; i < 1_000; i++) {
             id = service.create(CTX, "cust", ONE_ITEM).id();
             service.get(CTX, id);
         }
         service.pay(CTX, id);
-        assertThat(service.payLimiter().orElseThrow().rejected()).isZero();
+        assertThat(parts.payLimiter().orElseThrow().rejected()).isZero();
     }
 
     @Test
     @DisplayName("the open-loop runner counts a rate-limited pay as rejected, never failed, and excludes it from latency")
     void theRunnerCountsRateLimitedAsRejected() {
-        OrderService service = new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
                 OrderServiceSettings.DEFAULT.withPayLimit(new RateLimiter.Settings(10, 5)));
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             ids.add(service.create(CTX, "cust", ONE_ITEM).id());
@@ -129,7 +132,7 @@ class RateLimiterTest {
         long bound = 5 + (long) Math.ceil(10 * run.wallNanos() / 1e9) + 1;
         assertThat(run.completed()).isBetween(5L, bound);
         assertThat(run.latency().count()).as("rejected requests carry no latency").isEqualTo(run.completed() + run.timedOut());
-        assertThat(service.payLimiter().orElseThrow().rejected()).isEqualTo(run.rejected());
+        assertThat(parts.payLimiter().orElseThrow().rejected()).isEqualTo(run.rejected());
     }
 
     @Test
@@ -146,16 +149,17 @@ class RateLimiterTest {
         ProxyManager<String> buckets = Mockito.mock(ProxyManager.class, Mockito.RETURNS_DEEP_STUBS);
         Mockito.when(buckets.builder().build(Mockito.eq("fleet:pay"), Mockito.<Supplier<BucketConfiguration>>any())
                 .tryConsumeAndReturnRemaining(1)).thenThrow(new IllegalStateException("Redis did not answer in 50 ms"));
-        OrderService service = new OrderService(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, new NotifierStub(StubBehaviour.INSTANT),
                 OrderServiceSettings.DEFAULT.withClock(clock).withExecutor(Runnable::run)
                         .withPayLimit(new RateLimiter.Settings(50, 10))
                         .withPayBucket(new RateLimiter.SharedBucket(buckets, "fleet:pay")));
+        OrderService service = parts.service();
         Order order = service.create(CTX, "cust", ONE_ITEM);
 
         RateLimitedException refused = catchThrowableOfType(RateLimitedException.class, () -> service.pay(CTX, order.id()));
 
         assertThat(refused.retryAfter()).isEqualTo(RateLimiter.UNAVAILABLE_RETRY);
-        assertThat(service.payLimiter()).hasValueSatisfying(l -> {
+        assertThat(parts.payLimiter()).hasValueSatisfying(l -> {
             assertThat(l.shared()).isTrue();
             assertThat(l.unavailable()).isEqualTo(1);
             assertThat(l.rejected()).isEqualTo(1);

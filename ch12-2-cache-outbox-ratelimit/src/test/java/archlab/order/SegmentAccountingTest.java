@@ -28,7 +28,8 @@ class SegmentAccountingTest {
         Duration payment = Duration.ofMillis(5);
         Duration notify = Duration.ofMillis(2);
         Downstream ds = Downstream.create(DownstreamSettings.BOOK.withLatencies(inventory, payment, notify));
-        OrderService service = new OrderService(ds.inventory(), ds.payments(), ds.notifier(), OrderServiceSettings.DEFAULT);
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(ds.inventory(), ds.payments(), ds.notifier(), OrderServiceSettings.DEFAULT);
+        OrderService service = parts.service();
         String id = service.create(RequestContext.background(), "cust", List.of(new Item("sku-a", 2, 100), new Item("sku-b", 1, 50))).id();
 
         NanoClock clock = NanoClock.SYSTEM;
@@ -48,9 +49,9 @@ class SegmentAccountingTest {
         assertThat(trace.selfNanos(OrderService.INVENTORY)).as("two items, two reserves")
                 .isGreaterThanOrEqualTo(2 * inventory.toNanos());
         assertThat(trace.selfNanos(OrderService.PAYMENT)).isGreaterThanOrEqualTo(payment.toNanos());
-        assertThat(trace.inclusiveNanos(OrderService.LOCK_HELD) - trace.selfNanos(OrderService.LOCK_HELD))
+        assertThat(trace.inclusiveNanos(OrderTable.LOCK_HELD) - trace.selfNanos(OrderTable.LOCK_HELD))
                 .as("time nested under the lock is the outbox append's and nothing else's")
-                .isEqualTo(trace.selfNanos(OrderService.OUTBOX_APPEND));
+                .isEqualTo(trace.selfNanos(Outbox.OUTBOX_APPEND));
         assertThat(ds.notifier().counters().calls()).as("pay itself notifies no one").isZero();
         assertThat(trace.selfNanos(Segments.UNMARKED) + trace.selfNanos(Segments.SCHEDULING))
                 .isLessThan(trace.totalNanos());

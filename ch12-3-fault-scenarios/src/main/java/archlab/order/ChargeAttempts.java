@@ -34,7 +34,7 @@ final class ChargeAttempts {
     ChargeAttempts(Payments payments, CircuitBreaker paymentBreaker, Order paying) {
         this.payments = payments;
         this.paymentBreaker = paymentBreaker;
-        this.request = new ChargeRequest(paying.id(), paying.totalCents(), OrderService.idempotencyKey(paying));
+        this.request = new ChargeRequest(paying.id(), paying.totalCents(), ChargeKey.of(paying.id()));
     }
 
     ChargeResult attempt(RequestContext call) {

@@ -58,14 +58,14 @@ public final class InMemoryOrderTable implements OrderTable {
     }
 
     /**
-     * Reads one row, marked as segment {@value OrderService#TABLE_READ}.
+     * Reads one row, marked as segment {@value #TABLE_READ}.
      *
      * @return the order, or {@code null} if no order has this id
      * @throws IllegalStateException if interrupted during the read delay (interrupt flag restored)
      */
     @Override
     public Order read(RequestContext ctx, String orderId) {
-        try (Span s = ctx.span(OrderService.TABLE_READ)) {
+        try (Span s = ctx.span(TABLE_READ)) {
             long readIndex = reads.getAndIncrement();
             Order row = rows.get(orderId);
             Duration delay = readLatency.latencyOf(readIndex);

@@ -9,8 +9,6 @@ import archlab.request.DeadlineExceededException;
 import archlab.request.RequestContext;
 import archlab.trace.Span;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Lock;
 
@@ -43,34 +41,23 @@ import java.util.concurrent.locks.Lock;
  *       caller is answered at once, never held past its deadline.</li>
  * </ol>
  * What ch12-2 already did stays: short critical sections (claim CREATED → PAYING, call with nothing held, commit), the
- * idempotent charge ({@link #idempotencyKey(Order)}), the outbox (PAID and its notification as one unit of the
+ * idempotent charge ({@link ChargeKey}), the outbox (PAID and its notification as one unit of the
  * table's, {@link OrderTable#commitPaid}, delivered by an {@link OutboxRelay}), the read cache, the token bucket and
  * immutable snapshots. The lock is the table's ({@link OrderTable#writeLock()}): the rows' lock in memory, none on
  * PostgreSQL, whose statements check and write at once.
  *
- * <p>Segments marked for "where the time went": {@value #LIMITER}, {@value #LOCK_WAIT}, {@value #LOCK_HELD}
- * (inclusive of {@value #OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
- * {@value #INVENTORY_RELEASE}, {@value #CACHE_LOOKUP} (inclusive of a load's {@value #TABLE_READ}),
- * {@value #TABLE_READ}, {@value #CACHE_INVALIDATE}, and ch12-3's {@value #RETRY_BACKOFF} (the waits between attempts).
+ * <p>Segments marked for "where the time went": {@value RateLimiter#LIMITER}, {@value OrderTable#LOCK_WAIT}, {@value OrderTable#LOCK_HELD}
+ * (inclusive of {@value Outbox#OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
+ * {@value #INVENTORY_RELEASE}, {@value OrderCache#CACHE_LOOKUP} (inclusive of a load's {@value OrderTable#TABLE_READ}),
+ * {@value OrderTable#TABLE_READ}, {@value OrderCache#CACHE_INVALIDATE}, and ch12-3's {@value #RETRY_BACKOFF} (the waits between attempts).
  *
  * <p>Thread-safety: all methods are safe to call from any number of threads.
  */
 public final class OrderService implements AutoCloseable {
 
-    public static final String LOCK_WAIT = "lock.wait";
-    public static final String LOCK_HELD = "lock.held";
-    /** A state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
-    public static final String STORE_WRITE = "store.write";
     public static final String INVENTORY = "inventory";
     public static final String PAYMENT = "payment";
     public static final String INVENTORY_RELEASE = "inventory.release";
-    public static final String OUTBOX_APPEND = "outbox.append";
-    public static final String LIMITER = "limiter";
-    public static final String CACHE_LOOKUP = "cache.lookup";
-    public static final String CACHE_INVALIDATE = "cache.invalidate";
-    /** A read's round trip to the cache's second level in Redis ({@link RedisCachedOrderTable}, {@code -Dlab.cache=redis}). */
-    public static final String CACHE_L2 = "cache.l2";
-    public static final String TABLE_READ = "table.read";
     public static final String RETRY_BACKOFF = "retry.backoff";
 
     // tag::lock[]
@@ -84,61 +71,40 @@ public final class OrderService implements AutoCloseable {
     private final Payments payments;
     private final OrderCache cache;
     private final RateLimiter payLimiter;
-    private final Outbox outbox;
     private final OutboxRelay relay;
     private final RetryPolicy reserveRetry;
     private final RetryPolicy chargeRetry;
     private final RetryPolicy.Sleeper sleeper;
     private final CircuitBreaker paymentBreaker;
-    private final PaymentBulkhead paymentBulkhead;
     private final Reconciler reconciler;
-    private final LongAdder retries = new LongAdder();
+    private final LongAdder retries;
 
     /**
      * The chapter's service as it runs: {@link OrderServiceSettings#DEFAULT}, its relay and its reconciler started; {@link #close()} stops
-     * them. This is the constructor chapter 12.1 defines, the one the graders use.
+     * them. This is the constructor chapter 12.1 defines, the one the graders use. Any other service is put together by
+     * {@link OrderServiceAssembly}, which also hands out its parts.
      */
     public OrderService(Inventory inventory, Payments payments, Notifier notifier) {
-        this(inventory, payments, notifier, OrderServiceSettings.DEFAULT);
+        this(new OrderServiceAssembly(inventory, payments, notifier, OrderServiceSettings.DEFAULT));
         relay.start();
         reconciler.start();
     }
 
-    /** A service put together as {@code settings} say; its relay, delivering to {@code notifier}, is not started. */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings) {
-        this(inventory, payments, notifier, settings, new InMemoryOrderTable(settings.tableReadLatency(), settings.clock()));
-    }
-
-    /**
-     * A service put together as {@code settings} say, its orders and outbox in {@code table} (the table's own read
-     * latency, not {@link OrderServiceSettings#tableReadLatency()}); its relay and reconciler are not started.
-     */
-    public OrderService(Inventory inventory, Payments payments, Notifier notifier, OrderServiceSettings settings,
-                        OrderTable table) {
-        this.inventory = Objects.requireNonNull(inventory, "inventory");
-        Objects.requireNonNull(payments, "payments");
-        this.paymentBulkhead = settings.paymentBulkhead() == null ? null : new PaymentBulkhead(payments, settings.paymentBulkhead());
-        this.payments = paymentBulkhead == null ? payments : paymentBulkhead;
-        this.table = Objects.requireNonNull(table, "table");
+    /** The service {@code parts} make up (payment behind the bulkhead, if there is one); nothing started. */
+    OrderService(OrderServiceAssembly parts) {
+        this.inventory = parts.inventory;
+        this.payments = parts.payments;
+        this.table = parts.table;
         this.lock = table.writeLock().orElse(null);
-        this.cache = settings.cache() == null ? null
-                : new OrderCache(settings.cache(), settings.clock(), settings.executor(), table::read);
-        this.payLimiter = settings.payLimit() == null ? null
-                : new RateLimiter("pay", settings.payLimit(), settings.clock(), settings.payBucket());
-        if (cache != null) { // another instance's change: drop this instance's copy too (when the table hears of it)
-            table.onChangedElsewhere(cache::invalidate);
-        }
-        this.outbox = table.outbox();
-        this.relay = new OutboxRelay(outbox, Objects.requireNonNull(notifier, "notifier"), settings.clock(),
-                settings.executor(), settings.relay());
-        this.reserveRetry = settings.reserveRetry();
-        this.chargeRetry = settings.chargeRetry();
-        this.sleeper = settings.sleeper();
-        this.paymentBreaker = settings.paymentBreaker() == null ? null
-                : new CircuitBreaker("payment", settings.paymentBreaker(), settings.clock(), DownstreamErrors::providerFailed);
-        this.reconciler = new Reconciler(inventory, payments, settings.clock(), settings.executor(),
-                settings.reconciler(), new PayingOrderResolver(java.util.Optional.ofNullable(lock), table,
-                        orderId -> invalidate(RequestContext.background(), orderId)));
+        this.cache = parts.cache;
+        this.payLimiter = parts.payLimiter;
+        this.relay = parts.relay;
+        this.reserveRetry = parts.settings.reserveRetry();
+        this.chargeRetry = parts.settings.chargeRetry();
+        this.sleeper = parts.settings.sleeper();
+        this.paymentBreaker = parts.paymentBreaker;
+        this.reconciler = parts.reconciler;
+        this.retries = parts.retries;
     }
 
     /**
@@ -244,69 +210,10 @@ public final class OrderService implements AutoCloseable {
         };
     }
 
-    /**
-     * The key of every charge of {@code order}: derived from the order's id alone, so it is the same on every
-     * attempt. Not from the amount: a key that changed with the amount would turn a wrong amount into a
-     * silent second charge; with this key the provider refuses it ({@code IdempotencyKeyConflictException}).
-     */
-    public static String idempotencyKey(Order order) {
-        return idempotencyKey(order.id());
-    }
-
-    /** The same key from the order's id alone: what the {@link Reconciler} asks the provider with. */
-    public static String idempotencyKey(String orderId) {
-        return "pay:" + orderId;
-    }
-
     /** @return whether order {@code orderId} exists and is PAID (for the ledger's charged-but-not-PAID count) */
     public boolean isPaid(String orderId) {
         Order order = table.current(orderId);
         return order != null && order.status() == OrderStatus.PAID;
-    }
-
-    /** @return the outbox pay records notifications in */
-    public Outbox outbox() {
-        return outbox;
-    }
-
-    /** @return the relay that delivers the outbox; start it to deliver in the background */
-    public OutboxRelay relay() {
-        return relay;
-    }
-
-    /** @return the read cache, if the service has one */
-    public Optional<OrderCache> cache() {
-        return Optional.ofNullable(cache);
-    }
-
-    /** @return the reconciler of unknown charges and pending releases; start it to work in the background */
-    public Reconciler reconciler() {
-        return reconciler;
-    }
-
-    /** @return the bulkhead in front of payment, if the service has one */
-    public Optional<PaymentBulkhead> paymentBulkhead() {
-        return Optional.ofNullable(paymentBulkhead);
-    }
-
-    /** @return the breaker in front of payment, if the service has one */
-    public Optional<CircuitBreaker> paymentBreaker() {
-        return Optional.ofNullable(paymentBreaker);
-    }
-
-    /** @return attempts of a reserve or a charge after the first */
-    public long retries() {
-        return retries.sum();
-    }
-
-    /** @return the token bucket in front of pay, if the service has one */
-    public Optional<RateLimiter> payLimiter() {
-        return Optional.ofNullable(payLimiter);
-    }
-
-    /** @return reads that reached the order table (get's reads; a cache hit is not one) */
-    public long tableReads() {
-        return table.reads();
     }
 
     /** Stops the reconciler and the relay (after their passes in progress); what is pending stays pending. */
@@ -340,7 +247,7 @@ public final class OrderService implements AutoCloseable {
         Order paid = paying.markPaid();
         lock(ctx);
         try (Span held = heldSpan(ctx)) {
-            try (Span s = ctx.span(OUTBOX_APPEND)) {
+            try (Span s = ctx.span(Outbox.OUTBOX_APPEND)) {
                 if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
                     throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
                 }
@@ -356,24 +263,24 @@ public final class OrderService implements AutoCloseable {
     private void invalidate(RequestContext ctx, String orderId) {
         table.changed(orderId); // a second level first: an L1 miss after this must not refill from it
         if (cache != null) {
-            try (Span s = ctx.span(CACHE_INVALIDATE)) {
+            try (Span s = ctx.span(OrderCache.CACHE_INVALIDATE)) {
                 cache.invalidate(orderId);
             }
         }
     }
 
-    /** Takes the table's write lock, if it has one, marking the wait {@value #LOCK_WAIT}; pair it with {@link #unlock()}. */
+    /** Takes the table's write lock, if it has one, marking the wait {@value OrderTable#LOCK_WAIT}; pair it with {@link #unlock()}. */
     private void lock(RequestContext ctx) {
         if (lock != null) {
-            try (Span wait = ctx.span(LOCK_WAIT)) {
+            try (Span wait = ctx.span(OrderTable.LOCK_WAIT)) {
                 lock.lock();
             }
         }
     }
 
-    /** @return the span of a step under the lock: {@value #LOCK_HELD}, or {@value #STORE_WRITE} on a table without one */
+    /** @return the span of a step under the lock: {@value OrderTable#LOCK_HELD}, or {@value OrderTable#STORE_WRITE} on a table without one */
     private Span heldSpan(RequestContext ctx) {
-        return ctx.span(lock == null ? STORE_WRITE : LOCK_HELD);
+        return ctx.span(lock == null ? OrderTable.STORE_WRITE : OrderTable.LOCK_HELD);
     }
 
     private void unlock() {

@@ -25,7 +25,7 @@ import java.util.List;
  *   <li>{@link #update} and {@link #commitPaid} are conditional: they change the row only if it is in the expected
  *       status, and say whether they did. A caller that serialises its own changes (the service's lock) always finds
  *       what it expects; a second process on the same database may not, and the condition is what keeps it honest.</li>
- *   <li>{@link #read} is the read path a cache sits in front of and is marked {@value OrderService#TABLE_READ};
+ *   <li>{@link #read} is the read path a cache sits in front of and is marked {@value #TABLE_READ};
  *       {@link #current} is the writer's view, unmarked.</li>
  *   <li>A row is an immutable {@link Order} snapshot: a reader never sees half a change.</li>
  * </ul>
@@ -38,6 +38,15 @@ import java.util.List;
  */
 public interface OrderTable {
 
+    /** Segment: waiting for the table's write lock. */
+    String LOCK_WAIT = "lock.wait";
+    /** Segment: a state change under the table's write lock. */
+    String LOCK_HELD = "lock.held";
+    /** Segment: a state change's step on a table without a write lock (PostgreSQL): its statements and commit. */
+    String STORE_WRITE = "store.write";
+    /** Segment: one row read by {@link #read}. */
+    String TABLE_READ = "table.read";
+
     /**
      * An order's claim by a pay: the order PAYING, and the claim's number among the order's claims (1 for its first).
      *
@@ -48,7 +57,7 @@ public interface OrderTable {
     }
 
     /**
-     * Reads one row, marked as segment {@value OrderService#TABLE_READ}.
+     * Reads one row, marked as segment {@value #TABLE_READ}.
      *
      * @return the order, or {@code null} if no order has this id
      */

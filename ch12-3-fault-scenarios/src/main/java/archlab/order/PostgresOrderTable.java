@@ -87,7 +87,7 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     @Override
     public Order read(RequestContext ctx, String orderId) {
-        try (Span s = ctx.span(OrderService.TABLE_READ)) {
+        try (Span s = ctx.span(TABLE_READ)) {
             reads.incrementAndGet();
             return current(orderId);
         }
@@ -247,13 +247,6 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
             c.rollback();
         } catch (SQLException e) {
             cause.addSuppressed(e);
-        }
-    }
-
-    /** The orders or the outbox could not be read or written: the database's error, as the cause. */
-    public static final class DatabaseException extends RuntimeException {
-        DatabaseException(String message, SQLException cause) {
-            super(message + ": " + cause.getMessage(), cause);
         }
     }
 }

@@ -1,6 +1,5 @@
 package archlab.order;
 
-import archlab.order.PostgresOrderTable.DatabaseException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -42,6 +42,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class RateLimiter {
 
+    /** Segment: taking a token. */
+    public static final String LIMITER = "limiter";
+
     /**
      * @param ratePerSecond tokens added per second, greedily (spread evenly, not once a second); at least 1
      * @param burst         the bucket's capacity: how many calls may come at once after a quiet spell; at least 1
@@ -126,14 +129,14 @@ public final class RateLimiter {
     }
 
     /**
-     * Takes one token, marked as segment {@value OrderService#LIMITER}.
+     * Takes one token, marked as segment {@value #LIMITER}.
      *
      * @throws RateLimitedException if the bucket is empty; its {@code retryAfter} is the wait until the next token
      */
     // tag::acquire[]
     public void acquire(RequestContext ctx) {
         ConsumptionProbe probe;
-        try (Span s = ctx.span(OrderService.LIMITER)) {
+        try (Span s = ctx.span(LIMITER)) {
             probe = bucket.tryConsumeAndReturnRemaining(1);
         } catch (RuntimeException bucketUnreachable) { // a shared bucket's store failed or timed out: fail closed
             unavailable.increment();

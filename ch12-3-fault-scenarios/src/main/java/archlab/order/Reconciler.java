@@ -6,16 +6,15 @@ import archlab.background.PollingLoop;
 import archlab.downstream.ChargeResult;
 import archlab.downstream.Inventory;
 import archlab.downstream.Payments;
+import archlab.order.ReconcilerQueue.Step;
+import archlab.order.ReconcilerQueue.Task;
 import archlab.request.Deadline;
 import archlab.clock.NanoClock;
 import archlab.request.RequestContext;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -49,6 +48,8 @@ import java.util.concurrent.locks.LockSupport;
  * it after the pass in progress, leaving what is pending pending. Tests call {@link #reconcileDue()} on a fake
  * clock with {@code Runnable::run} as the executor, and nothing sleeps. At the end of a load run
  * {@link #reconcileAll(Duration)} works every task now, due or not.
+ *
+ * <p>What waits, and when it is due, is kept by a {@link ReconcilerQueue}; this class decides what a task does.
  *
  * <p>Thread-safety: every method may be called from any thread; each task is taken by exactly one pass.
  */
@@ -107,25 +108,6 @@ public final class Reconciler {
         List<PayClaim> orphans();
     }
 
-    /** What a task does next. */
-    enum Step { CHECK, RELEASE }
-
-    /** One order to resolve; mutable only by the pass that took it. */
-    private static final class Task {
-        final String orderId;
-        final List<String> reservationKeys;
-        Step step;
-        long dueNanos;
-        int failures;
-
-        Task(String orderId, List<String> reservationKeys, Step step, long dueNanos) {
-            this.orderId = orderId;
-            this.reservationKeys = reservationKeys;
-            this.step = step;
-            this.dueNanos = dueNanos;
-        }
-    }
-
     /**
      * What one pass did.
      *
@@ -143,8 +125,7 @@ public final class Reconciler {
     private final Settings settings;
     private final Resolver resolver;
     private final Executor work;
-    private final PriorityQueue<Task> queue = new PriorityQueue<>(Comparator.comparingLong(t -> t.dueNanos));
-    private final AtomicInteger inProgress = new AtomicInteger();
+    private final ReconcilerQueue queue = new ReconcilerQueue();
     private final LongAdder checked = new LongAdder();
     private final LongAdder completedPaid = new LongAdder();
     private final LongAdder releasedOrders = new LongAdder();
@@ -176,7 +157,7 @@ public final class Reconciler {
 
     /** Hands over a PAYING order whose charge definitively failed, or never ran: release its keys now, then CREATED. */
     void release(String orderId, List<String> reservationKeys) {
-        enqueue(new Task(orderId, List.copyOf(reservationKeys), Step.RELEASE, clock.nanoTime()));
+        queue.add(new Task(orderId, List.copyOf(reservationKeys), Step.RELEASE, clock.nanoTime()));
     }
 
     /**
@@ -186,15 +167,9 @@ public final class Reconciler {
     // tag::checkCharge[]
     void checkCharge(String orderId, List<String> reservationKeys, Deadline deadline) {
         long due = deadline.equals(Deadline.NONE) ? clock.nanoTime() : deadline.atNanos() + settings.settleDelay().toNanos();
-        enqueue(new Task(orderId, List.copyOf(reservationKeys), Step.CHECK, due));
+        queue.add(new Task(orderId, List.copyOf(reservationKeys), Step.CHECK, due));
     }
     // end::checkCharge[]
-
-    private void enqueue(Task task) {
-        synchronized (queue) {
-            queue.add(task);
-        }
-    }
 
     /** Runs one pass now over the tasks that are due, on the caller's thread (each task on the executor). */
     public Pass reconcileDue() {
@@ -221,7 +196,7 @@ public final class Reconciler {
     }
 
     private Pass pass(boolean dueOrNot) {
-        List<Task> taken = take(dueOrNot, clock.nanoTime());
+        List<Task> taken = queue.take(settings.batchSize(), dueOrNot, clock.nanoTime());
         if (taken.isEmpty()) {
             return new Pass(0, 0, 0, 0);
         }
@@ -241,7 +216,7 @@ public final class Reconciler {
             try {
                 running[i] = CompletableFuture.runAsync(job, this.work);
             } catch (RuntimeException refused) { // the executor would not take it: try again later
-                inProgress.decrementAndGet();
+                queue.done();
                 retryLater(task);
                 retrying.incrementAndGet();
                 running[i] = CompletableFuture.completedFuture(null);
@@ -249,17 +224,6 @@ public final class Reconciler {
         }
         CompletableFuture.allOf(running).exceptionally(t -> null).join();
         return new Pass(taken.size(), paid.get(), released.get(), retrying.get());
-    }
-
-    private List<Task> take(boolean dueOrNot, long nowNanos) {
-        List<Task> taken = new ArrayList<>();
-        synchronized (queue) {
-            while (taken.size() < settings.batchSize() && !queue.isEmpty() && (dueOrNot || queue.peek().dueNanos - nowNanos <= 0)) {
-                taken.add(queue.poll());
-            }
-            inProgress.addAndGet(taken.size()); // inside the monitor: pending() never misses a task between the two
-        }
-        return taken;
     }
 
     private enum Resolution { PAID, RELEASED, RETRY }
@@ -270,7 +234,7 @@ public final class Reconciler {
         try {
             if (task.step == Step.CHECK) {
                 checked.increment();
-                Optional<ChargeResult> charge = payments.findByIdempotencyKey(OrderService.idempotencyKey(task.orderId));
+                Optional<ChargeResult> charge = payments.findByIdempotencyKey(ChargeKey.of(task.orderId));
                 if (charge.isPresent()) {
                     if (resolver.markPaid(task.orderId)) {
                         completedPaid.increment();
@@ -295,7 +259,7 @@ public final class Reconciler {
             retryLater(task);
             return Resolution.RETRY;
         } finally {
-            inProgress.decrementAndGet();
+            queue.done();
         }
     }
     // end::work[]
@@ -303,7 +267,7 @@ public final class Reconciler {
     private void retryLater(Task task) {
         task.failures++;
         task.dueNanos = clock.nanoTime() + backoff(task.failures).toNanos();
-        enqueue(task);
+        queue.add(task);
     }
 
     /** @return the wait after the {@code failures}-th failed attempt: base × 2^(failures − 1), at most backoffMax */
@@ -370,9 +334,7 @@ public final class Reconciler {
 
     /** @return orders handed over and not yet resolved (queued or being worked) */
     public int pending() {
-        synchronized (queue) {
-            return queue.size() + inProgress.get();
-        }
+        return queue.pending();
     }
 
     /** @return unknown charges asked about (each order once) */

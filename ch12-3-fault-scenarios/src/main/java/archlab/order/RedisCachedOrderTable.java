@@ -39,6 +39,9 @@ import java.util.concurrent.locks.Lock;
 public final class RedisCachedOrderTable implements OrderTable {
 
     /** The value of a remembered "no such order". */
+    /** Segment: a read's round trip to the second level in Redis. */
+    public static final String CACHE_L2 = "cache.l2";
+
     static final String ABSENT = "-";
 
     /**
@@ -121,7 +124,7 @@ public final class RedisCachedOrderTable implements OrderTable {
     @Override
     public Order read(RequestContext ctx, String orderId) {
         GenerationalCache.Lookup got;
-        try (Span s = ctx.span(OrderService.CACHE_L2)) {
+        try (Span s = ctx.span(CACHE_L2)) {
             long started = System.nanoTime();
             got = redis.get(orderId);
             getLatency.record(System.nanoTime() - started);

@@ -50,6 +50,7 @@ final class BookLab implements LabFixture {
     final Duration notifyLatency;
     final OrderServiceSettings serviceSettings;
     final Downstream downstream;
+    final OrderServiceAssembly parts;
     final OrderService service;
     final BookWorkload workload;
     private final ScenarioClock timeline;
@@ -116,16 +117,17 @@ final class BookLab implements LabFixture {
                 : new PostgresOrderTable(database.dataSource(), serviceSettings.clock());
         this.secondLevel = redis == null ? null
                 : new RedisCachedOrderTable(table, redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT);
-        this.service = new OrderService(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
+        this.parts = OrderServiceAssembly.assemble(downstream.inventory(), downstream.payments(), downstream.notifier(), serviceSettings,
                 secondLevel == null ? table : secondLevel);
+        this.service = parts.service();
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), poolSize);
         } catch (Exception e) {
             close();
             throw new IllegalStateException("could not pre-create the pay pool", e);
         }
-        service.relay().start();
-        service.reconciler().start();
+        parts.relay().start();
+        parts.reconciler().start();
         System.gc(); // start the run on a clean heap: the pool and the warm-up's garbage are not the run's to collect
     }
 
@@ -155,10 +157,10 @@ final class BookLab implements LabFixture {
             database.endRun();
         }
         chargedButNotPaidAtEndOfRun = downstream.ledger().chargedButNot(service::isPaid);
-        pendingAtEndOfRun = service.reconciler().pending();
-        service.reconciler().stop();
-        reconciled = service.reconciler().reconcileAll(RECONCILE_LIMIT);
-        drained = service.relay().awaitDrained(DRAIN_LIMIT);
+        pendingAtEndOfRun = parts.reconciler().pending();
+        parts.reconciler().stop();
+        reconciled = parts.reconciler().reconcileAll(RECONCILE_LIMIT);
+        drained = parts.relay().awaitDrained(DRAIN_LIMIT);
         service.close();
     }
 
@@ -189,22 +191,22 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("cache", c == null ? "off" : String.format(Locale.ROOT,
                 "max=%d ttl=%dms±%.0f%% negative_ttl=%dms", c.maximumSize(), c.ttl().toMillis(), c.jitter() * 100,
                 c.negativeTtl().toMillis())));
-        service.cache().ifPresent(cache -> {
+        parts.cache().ifPresent(cache -> {
             lines.add(new ReportLine("cache_hit_ratio", cache.hitRatio()));
             lines.add(new ReportLine("cache_hits", cache.stats().hitCount()));
             lines.add(new ReportLine("cache_misses", cache.stats().missCount()));
         });
-        lines.add(new ReportLine("table_reads", service.tableReads()));
+        lines.add(new ReportLine("table_reads", parts.tableReads()));
         RateLimiter.Settings l = serviceSettings.payLimit();
         lines.add(new ReportLine("pay_limit", l == null ? "off" : l.ratePerSecond() + "/s burst " + l.burst()));
-        lines.add(new ReportLine("limiter_rejected", service.payLimiter().map(RateLimiter::rejected).orElse(0L)));
+        lines.add(new ReportLine("limiter_rejected", parts.payLimiter().map(RateLimiter::rejected).orElse(0L)));
 
-        lines.add(new ReportLine("retries", service.retries()));
-        service.paymentBreaker().ifPresent(b -> {
+        lines.add(new ReportLine("retries", parts.retries()));
+        parts.paymentBreaker().ifPresent(b -> {
             lines.add(new ReportLine("breaker_opened", b.timesOpened()));
             lines.add(new ReportLine("breaker_rejected", b.rejected()));
         });
-        Reconciler reconciler = service.reconciler();
+        Reconciler reconciler = parts.reconciler();
         lines.add(new ReportLine("reconcile_pending_at_end_of_run", (long) pendingAtEndOfRun));
         lines.add(new ReportLine("reconciled", reconciled));
         lines.add(new ReportLine("reconcile_checked", reconciler.checked()));
@@ -213,7 +215,7 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("reconcile_release_failures", reconciler.releaseFailures()));
         lines.add(new ReportLine("reconcile_not_paying", reconciler.notPaying()));
 
-        Outbox outbox = service.outbox();
+        Outbox outbox = parts.outbox();
         NotifierStub notifier = downstream.notifier();
         lines.add(new ReportLine("outbox_drained", drained));
         lines.add(new ReportLine("outbox_appended", outbox.appended()));
@@ -247,7 +249,7 @@ final class BookLab implements LabFixture {
         lines.add(new ReportLine("parked_entries", listed(outbox.parked().stream()
                 .map(e -> e.messageId() + " (" + e.lastError() + ")").toList())));
         lines.add(new ReportLine("redriven_entries", listed(outbox.redrivenIds())));
-        service.paymentBulkhead().ifPresent(b -> lines.add(new ReportLine("payment_bulkhead", String.format(Locale.ROOT,
+        parts.paymentBulkhead().ifPresent(b -> lines.add(new ReportLine("payment_bulkhead", String.format(Locale.ROOT,
                 "max=%d admitted=%d waited=%d turned_away=%d waiting_max=%d abandoned=%d", b.settings().maxConcurrentCalls(),
                 b.admitted(), b.waited(), b.turnedAway(), b.waitingMax(), b.abandoned()))));
         if (secondLevel != null) { // last, so that the lines above keep their positions

@@ -105,7 +105,8 @@ class CacheLatencyRunsTest {
      */
     private static Row hotSet(int readMillis, boolean cache) {
         Downstream ds = Downstream.create(DownstreamSettings.INSTANT);
-        OrderService service = new OrderService(ds.inventory(), ds.payments(), ds.notifier(), settings(readMillis, cache));
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(ds.inventory(), ds.payments(), ds.notifier(), settings(readMillis, cache));
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < HOT_SET; i++) {
             ids.add(service.create(RequestContext.background(), "cust", List.of(new Item("sku-a", 1, 1999))).id());
@@ -115,10 +116,10 @@ class CacheLatencyRunsTest {
         for (int i = 0; i < warmUp; i++) {
             service.get(RequestContext.background(), ids.get(random.nextInt(HOT_SET)));
         }
-        long readsBefore = service.tableReads();
+        long readsBefore = parts.tableReads();
         // the hit ratio of this measurement's gets only: Caffeine's counters also hold the warm-up's
-        CacheStats statsBefore = service.cache().map(OrderCache::stats).orElse(CacheStats.empty());
-        ids.forEach(id -> service.cache().ifPresent(c -> c.invalidate(id))); // measured from cold entries
+        CacheStats statsBefore = parts.cache().map(OrderCache::stats).orElse(CacheStats.empty());
+        ids.forEach(id -> parts.cache().ifPresent(c -> c.invalidate(id))); // measured from cold entries
         LatencyHistogram latency = new LatencyHistogram();
         NanoClock clock = NanoClock.SYSTEM;
         for (int i = 0; i < HOT_GETS; i++) {
@@ -128,9 +129,9 @@ class CacheLatencyRunsTest {
             latency.record(clock.nanoTime() - start);
         }
         LatencySummary s = latency.summary();
-        long reads = service.tableReads() - readsBefore;
+        long reads = parts.tableReads() - readsBefore;
         return new Row("hot set (closed loop)", readMillis, cache, s.count(), reads,
-                service.cache().map(c -> c.stats().minus(statsBefore).hitRate()).orElse(0.0), s.p50Micros(),
+                parts.cache().map(c -> c.stats().minus(statsBefore).hitRate()).orElse(0.0), s.p50Micros(),
                 s.p99Micros(), s.meanMicros());
     }
 

@@ -82,32 +82,33 @@ class ConcurrentPayModelTest {
     @Test
     @DisplayName("8 threads, 10,000 random ops, 5 % of every downstream's calls failing and 30 % of charge replies lost: after reconcile and drain the PAID orders are exactly the charged ones, each charged once for its total, notified once, and holding its units")
     void theBooksBalanceUnderConcurrentFaultyPays() throws Exception {
-        OrderService service = new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, notifier, OrderServiceSettings.DEFAULT
                 .withPayLimit(null).withSleeper(nanos -> { }));
-        service.relay().start();
-        service.reconciler().start();
+        OrderService service = parts.service();
+        parts.relay().start();
+        parts.reconciler().start();
         Random setup = new Random(SEED);
         for (int i = 0; i < PRE_CREATED; i++) {
             create(service, setup);
         }
 
         runConcurrently(service);
-        service.reconciler().stop();
-        assertThat(service.reconciler().reconcileAll(Duration.ofSeconds(30))).as("every unknown charge resolved").isTrue();
-        assertThat(service.relay().awaitDrained(Duration.ofSeconds(30))).as("outbox drained").isTrue();
+        parts.reconciler().stop();
+        assertThat(parts.reconciler().reconcileAll(Duration.ofSeconds(30))).as("every unknown charge resolved").isTrue();
+        assertThat(parts.relay().awaitDrained(Duration.ofSeconds(30))).as("outbox drained").isTrue();
         service.close();
 
         System.out.printf("[model] ops=%d pays=%d pay_failures=%d declines=%d lost_replies=%d charged=%d "
                         + "reconciler_completed_paid=%d reconciler_released=%d retries=%d notifier_errors=%d%n",
                 OPS, pays.sum(), payFailures.sum(), payments.declines(), payments.lostReplies(),
-                payments.ledger().charges(), service.reconciler().completedPaid(), service.reconciler().released(),
-                service.retries(), notifier.counters().injectedErrors());
+                payments.ledger().charges(), parts.reconciler().completedPaid(), parts.reconciler().released(),
+                parts.retries(), notifier.counters().injectedErrors());
         assertThat(violations).as("a get right after a successful pay saw PAID").isEmpty();
         checkTheBooks(service);
         assertThat(pays.sum()).as("the mix exercised pay").isGreaterThan(OPS / 4);
         assertThat(payFailures.sum()).as("and the faults reached it").isPositive();
         assertThat(payments.lostReplies()).as("lost replies happened").isPositive();
-        assertThat(service.reconciler().completedPaid()).as("the reconciler completed some").isPositive();
+        assertThat(parts.reconciler().completedPaid()).as("the reconciler completed some").isPositive();
     }
 
     private void runConcurrently(OrderService service) throws Exception {

@@ -43,10 +43,11 @@ final class CrashLab implements LabFixture {
         this.database = schema == null ? null : LabDatabase.attach(required(JDBC_URL_PROPERTY), schema, POOL_SIZE);
         OrderTable table = database == null ? new InMemoryOrderTable(LatencyModel.ZERO, NanoClock.SYSTEM)
                 : new PostgresOrderTable(database.dataSource(), NanoClock.SYSTEM);
-        this.service = new OrderService(remote.inventory(), remote.payments(), remote.notifier(),
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(remote.inventory(), remote.payments(), remote.notifier(),
                 OrderServiceSettings.DEFAULT, table);
-        service.relay().start();
-        service.reconciler().start();
+        this.service = parts.service();
+        parts.relay().start();
+        parts.reconciler().start();
         try {
             this.workload = BookWorkload.prepare(new OrderServiceTarget(service), 1);
         } catch (Exception e) {

@@ -45,9 +45,10 @@ final class FleetLab implements LabFixture {
         OrderService built = null;
         try {
             attached = LabRedis.attach(instance.stores().redisUrl(), instance.stores().redisPrefix(), LabRedis.DEFAULT_TIMEOUT);
-            built = service(instance, remote, database, attached);
-            built.relay().start();
-            built.reconciler().start(); // adopts what a stopped instance left PAYING, as CrashLab's
+            OrderServiceAssembly parts = service(instance, remote, database, attached);
+            built = parts.service();
+            parts.relay().start();
+            parts.reconciler().start(); // adopts what a stopped instance left PAYING, as CrashLab's
             this.workload = BookWorkload.prepare(new StatusTarget(built), 1);
         } catch (Exception e) {
             if (built != null) {
@@ -64,7 +65,7 @@ final class FleetLab implements LabFixture {
     }
 
     /** The chapter's service on the fleet's stores, its first level hearing the others or not, its pay bucket its own or the fleet's. */
-    private static OrderService service(FleetRun.Instance instance, RemoteDownstream remote, LabDatabase database, LabRedis redis) {
+    private static OrderServiceAssembly service(FleetRun.Instance instance, RemoteDownstream remote, LabDatabase database, LabRedis redis) {
         OrderTable table = new RedisCachedOrderTable(new PostgresOrderTable(database.dataSource(), NanoClock.SYSTEM),
                 redis.generationalCache(), RedisCachedOrderTable.Settings.DEFAULT
                         .withBroadcast(instance.variant().invalidation() == FleetRun.Invalidation.BROADCAST));
@@ -79,7 +80,7 @@ final class FleetLab implements LabFixture {
                     .expirationAfterWrite(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(Duration.ofSeconds(10)))
                     .build(), instance.payBucketKey()));
         }
-        return new OrderService(remote.inventory(), remote.payments(), remote.notifier(), settings, table);
+        return OrderServiceAssembly.assemble(remote.inventory(), remote.payments(), remote.notifier(), settings, table);
     }
 
     /** The book's port, whose reads say the order's status (the fleet's runner compares it with what it was answered). */

@@ -75,7 +75,7 @@ class OverloadOpenLoopTest {
         double seconds = run.spec().duration().toNanos() / 1e9;
         double expected = pay.offered() - (quota.burst() + quota.ratePerSecond() * seconds);
         assertThat((double) pay.rejected()).isCloseTo(expected, org.assertj.core.data.Offset.offset(TOLERANCE * pay.offered()));
-        assertThat(lab.service.payLimiter().orElseThrow().rejected()).isEqualTo(pay.rejected());
+        assertThat(lab.parts.payLimiter().orElseThrow().rejected()).isEqualTo(pay.rejected());
     }
 
     @Test

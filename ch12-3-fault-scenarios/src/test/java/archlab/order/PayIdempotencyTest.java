@@ -48,12 +48,12 @@ class PayIdempotencyTest {
     private final NotifierStub notifier = new NotifierStub(StubBehaviour.INSTANT);
     private final FakeClock clock = new FakeClock();
 
-    private OrderService service(Payments payments) {
+    private OrderServiceAssembly service(Payments payments) {
         return service(inventory, payments);
     }
 
-    private OrderService service(InventoryStub inventory, Payments payments) {
-        return new OrderService(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
+    private OrderServiceAssembly service(InventoryStub inventory, Payments payments) {
+        return OrderServiceAssembly.assemble(inventory, payments, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
                 .withClock(clock).withExecutor(Runnable::run).withSleeper(nanos -> clock.advance(Duration.ofNanos(nanos))));
     }
 
@@ -76,7 +76,8 @@ class PayIdempotencyTest {
                 return stub.findByIdempotencyKey(key);
             }
         };
-        OrderService service = service(blocking);
+        OrderServiceAssembly parts = service(blocking);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         CompletableFuture<Order> first = new CompletableFuture<>();
@@ -98,7 +99,8 @@ class PayIdempotencyTest {
     @DisplayName("32 concurrent pays of one order: exactly one succeeds, the rest are invalid state, and the order is charged once")
     void concurrentPaysOfOneOrderChargeOnce() throws Exception {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(2)));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         int threads = 32;
         CountDownLatch go = new CountDownLatch(1);
@@ -125,7 +127,7 @@ class PayIdempotencyTest {
         assertThat(stub.ledger().charges()).isEqualTo(1);
         assertThat(stub.ledger().doubleCharges()).isZero();
         assertThat(inventory.reservedUnits("sku-a")).isEqualTo(1);
-        assertThat(service.outbox().appended()).as("one notification").isEqualTo(1);
+        assertThat(parts.outbox().appended()).as("one notification").isEqualTo(1);
     }
 
     @Test
@@ -133,7 +135,8 @@ class PayIdempotencyTest {
     void unansweredChargeIsCompletedByTheReconciler() {
         // payment replies take 50 ms; the pay's deadline is 1 ms away: the provider accepts, the reply is late
         PaymentsStub stub = new PaymentsStub(StubBehaviour.constant(Duration.ofMillis(50)));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(RequestContext.withTimeout(clock, Duration.ofMillis(1)), id))
@@ -142,30 +145,31 @@ class PayIdempotencyTest {
         assertThat(service.get(CTX, id).status()).as("unknown is not failed").isEqualTo(OrderStatus.PAYING);
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(InvalidStateException.class).hasMessageContaining("PAYING");
         assertThat(inventory.reservedUnits("sku-a")).as("the stock stays reserved").isEqualTo(1);
-        assertThat(service.reconciler().reconcileDue().taken()).as("not asked before deadline + settle delay").isZero();
+        assertThat(parts.reconciler().reconcileDue().taken()).as("not asked before deadline + settle delay").isZero();
 
-        clock.advance(Duration.ofMillis(1).plus(service.reconciler().settings().settleDelay()));
-        assertThat(service.reconciler().reconcileDue().paid()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(1).plus(parts.reconciler().settings().settleDelay()));
+        assertThat(parts.reconciler().reconcileDue().paid()).isEqualTo(1);
 
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAID);
         assertThat(stub.ledger().charges()).as("no second charge").isEqualTo(1);
         assertThat(stub.ledger().chargedButNot(service::isPaid)).isZero();
-        assertThat(service.outbox().appended()).as("notified once, through the outbox").isEqualTo(1);
+        assertThat(parts.outbox().appended()).as("notified once, through the outbox").isEqualTo(1);
         assertThat(inventory.reservedUnits("sku-a")).isEqualTo(1);
-        assertThat(service.reconciler().pending()).isZero();
+        assertThat(parts.reconciler().pending()).isZero();
     }
 
     @Test
     @DisplayName("a lost reply (the provider charged, the reply never came) is retried inside pay with the same key: pay succeeds, charged once, replayed once")
     void lostReplyIsRetriedInsidePay() {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT, callIndex -> callIndex == 0);
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThat(service.pay(CTX, id).status()).isEqualTo(OrderStatus.PAID);
 
         assertThat(stub.lostReplies()).isEqualTo(1);
-        assertThat(service.retries()).isEqualTo(1);
+        assertThat(parts.retries()).isEqualTo(1);
         assertThat(stub.ledger().charges()).isEqualTo(1);
         assertThat(stub.ledger().doubleCharges()).isZero();
         assertThat(stub.ledger().replays()).isEqualTo(1);
@@ -177,7 +181,8 @@ class PayIdempotencyTest {
     void declinedThenRetriedIsDeclinedAgain() {
         // only call 0 draws a decline: call 1 would be charged, were its key new
         PaymentsStub stub = new PaymentsStub(new StubBehaviour(LatencyModel.ZERO, callIndex -> callIndex == 0));
-        OrderService service = service(stub);
+        OrderServiceAssembly parts = service(stub);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentDeclinedException.class);
@@ -185,7 +190,7 @@ class PayIdempotencyTest {
         assertThat(stub.ledger().charges()).isZero();
         assertThat(service.get(CTX, id).status()).as("until the release is done").isEqualTo(OrderStatus.PAYING);
 
-        assertThat(service.reconciler().reconcileDue().released()).isEqualTo(1);
+        assertThat(parts.reconciler().reconcileDue().released()).isEqualTo(1);
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
         assertThat(inventory.reservedUnits("sku-a")).isZero();
 
@@ -194,7 +199,7 @@ class PayIdempotencyTest {
         assertThat(stub.counters().calls()).as("the replayed decline is an answer too: no retry").isEqualTo(2);
         assertThat(stub.ledger().charges()).as("the key's first answer was a decline").isZero();
         assertThat(inventory.reservedUnits("sku-a")).as("the second claim reserved under a new key").isEqualTo(1);
-        assertThat(service.reconciler().reconcileDue().released()).isEqualTo(1);
+        assertThat(parts.reconciler().reconcileDue().released()).isEqualTo(1);
         assertThat(inventory.reservedUnits("sku-a")).isZero();
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
     }
@@ -221,7 +226,8 @@ class PayIdempotencyTest {
                 return stub.findByIdempotencyKey(key);
             }
         };
-        OrderService service = service(judgesAfresh);
+        OrderServiceAssembly parts = service(judgesAfresh);
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(PaymentOutcomeUnknownException.class)
@@ -229,8 +235,8 @@ class PayIdempotencyTest {
         assertThat(stub.ledger().charges()).as("the first attempt's money moved").isEqualTo(1);
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAYING);
 
-        clock.advance(service.reconciler().settings().settleDelay());
-        assertThat(service.reconciler().reconcileDue().paid()).isEqualTo(1);
+        clock.advance(parts.reconciler().settings().settleDelay());
+        assertThat(parts.reconciler().reconcileDue().paid()).isEqualTo(1);
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.PAID);
         assertThat(stub.ledger().charges()).isEqualTo(1);
     }
@@ -239,22 +245,24 @@ class PayIdempotencyTest {
     @DisplayName("reusing an order's key with a different amount is a clear error: nothing charged, nothing replayed, the order stays payable")
     void reusedKeyWithAnotherAmountIsRefused() {
         PaymentsStub stub = new PaymentsStub(StubBehaviour.INSTANT);
-        OrderService first = service(stub);
+        OrderServiceAssembly firstParts = service(stub);
+        OrderService first = firstParts.service();
         Order paid = first.pay(CTX, first.create(CTX, "cust", ONE_ITEM).id());
 
-        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, OrderService.idempotencyKey(paid))))
+        assertThatThrownBy(() -> stub.charge(CTX, new ChargeRequest(paid.id(), 1000, ChargeKey.of(paid.id()))))
                 .isInstanceOf(IdempotencyKeyConflictException.class).hasMessageContaining("1999").hasMessageContaining("1000");
 
         // a second service whose ids collide with the first's: its ord-000001 costs another amount
         InventoryStub secondInventory = new InventoryStub(StubBehaviour.INSTANT);
-        OrderService second = service(secondInventory, stub);
+        OrderServiceAssembly secondParts = service(secondInventory, stub);
+        OrderService second = secondParts.service();
         String clash = second.create(CTX, "cust", List.of(new Item("sku-b", 1, 1000))).id();
         assertThat(clash).isEqualTo(paid.id());
         assertThatThrownBy(() -> second.pay(CTX, clash)).isInstanceOf(IdempotencyKeyConflictException.class);
 
         assertThat(stub.ledger().charges()).isEqualTo(1);
         assertThat(stub.ledger().replays()).isZero();
-        assertThat(second.reconciler().reconcileDue().released()).as("a refusal is not retried; its stock is given back").isEqualTo(1);
+        assertThat(secondParts.reconciler().reconcileDue().released()).as("a refusal is not retried; its stock is given back").isEqualTo(1);
         assertThat(second.get(CTX, clash).status()).isEqualTo(OrderStatus.CREATED);
         assertThat(secondInventory.reservedUnits("sku-b")).isZero();
     }
@@ -265,9 +273,10 @@ class PayIdempotencyTest {
         DownstreamSettings faulty = DownstreamSettings.INSTANT.withPaymentLostReplyRate(0.30);
         PaymentsStub stub = new PaymentsStub(faulty.paymentBehaviour(), faulty.paymentLostReplies());
         // no breaker: at 30% lost replies it would open and fail pays fast, which is its own test's lesson
-        OrderService service = new OrderService(inventory, stub, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, stub, notifier, OrderServiceSettings.DEFAULT.withPayLimit(null)
                 .withPaymentBreaker(null).withClock(clock).withExecutor(Runnable::run)
                 .withSleeper(nanos -> clock.advance(Duration.ofNanos(nanos))));
+        OrderService service = parts.service();
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             ids.add(service.create(CTX, "cust", ONE_ITEM).id());
@@ -281,11 +290,11 @@ class PayIdempotencyTest {
                 unanswered++;
             }
         }
-        assertThat(service.retries()).as("some replies were lost and retried (seeded)").isPositive();
+        assertThat(parts.retries()).as("some replies were lost and retried (seeded)").isPositive();
         assertThat(unanswered).as("some lost all three (0.3^3 of 200, seeded)").isPositive();
-        assertThat(service.reconciler().reconcileAll(Duration.ofSeconds(10))).isTrue();
+        assertThat(parts.reconciler().reconcileAll(Duration.ofSeconds(10))).isTrue();
 
-        assertThat(service.reconciler().completedPaid()).isEqualTo(unanswered);
+        assertThat(parts.reconciler().completedPaid()).isEqualTo(unanswered);
         assertThat(ids).allMatch(service::isPaid);
         assertThat(stub.ledger().charges()).isEqualTo(ids.size());
         assertThat(stub.ledger().doubleCharges()).isZero();

@@ -47,12 +47,13 @@ class PayUnderFaultsTest {
     void refusedReserveIsRetried() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT.withErrors(call -> call == 0));
         PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
-        OrderService service = new OrderService(inventory, payments, notifier, onTheManualClock());
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, notifier, onTheManualClock());
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThat(service.pay(CTX, id).status()).isEqualTo(OrderStatus.PAID);
 
-        assertThat(service.retries()).isEqualTo(1);
+        assertThat(parts.retries()).isEqualTo(1);
         assertThat(inventory.counters().calls()).isEqualTo(2);
         assertThat(inventory.reservedUnits("sku-a")).isEqualTo(1);
         assertThat(payments.ledger().charges()).isEqualTo(1);
@@ -63,13 +64,14 @@ class PayUnderFaultsTest {
     void reserveThatKeepsFailingChargesNothing() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT.withErrors(call -> call < 3));
         PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
-        OrderService service = new OrderService(inventory, payments, notifier, onTheManualClock());
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, notifier, onTheManualClock());
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
 
         assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(DownstreamException.class);
         assertThat(payments.counters().calls()).isZero();
 
-        service.reconciler().reconcileDue();
+        parts.reconciler().reconcileDue();
         assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
         assertThat(inventory.totalReservedUnits()).isZero();
         assertThat(service.pay(CTX, id).status()).isEqualTo(OrderStatus.PAID);
@@ -80,8 +82,9 @@ class PayUnderFaultsTest {
     void callerIsAnsweredByItsDeadline() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
         PaymentsStub payments = new PaymentsStub(StubBehaviour.constant(Duration.ofSeconds(5)));
-        OrderService service = new OrderService(inventory, payments, notifier,
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, notifier,
                 OrderServiceSettings.DEFAULT.withPayLimit(null).withPaymentBreaker(null));
+        OrderService service = parts.service();
         String id = service.create(CTX, "cust", ONE_ITEM).id();
         RequestContext request = RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofMillis(200));
 
@@ -92,7 +95,7 @@ class PayUnderFaultsTest {
         assertThat(took).as("answered by the deadline; slack for a noisy machine").isLessThan(Duration.ofMillis(200 + 150));
         assertThat(payments.counters().calls()).isBetween(2L, 3L);
         assertThat(service.get(CTX, id).status()).as("the charge may have happened").isEqualTo(OrderStatus.PAYING);
-        assertThat(service.reconciler().pending()).isEqualTo(1);
+        assertThat(parts.reconciler().pending()).isEqualTo(1);
         service.close();
     }
 
@@ -101,15 +104,16 @@ class PayUnderFaultsTest {
     void openBreakerFailsPaysFast() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
         TimingOutUntilHealthy payments = new TimingOutUntilHealthy(new PaymentsStub(StubBehaviour.INSTANT));
-        OrderService service = new OrderService(inventory, payments, notifier,
+        OrderServiceAssembly parts = OrderServiceAssembly.assemble(inventory, payments, notifier,
                 onTheManualClock().withRetries(OrderServiceSettings.RESERVE_RETRY,
                         new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ofMillis(80), 1L)));
+        OrderService service = parts.service();
         CircuitBreaker.Settings b = OrderServiceSettings.PAYMENT_BREAKER;
         for (int i = 0; i < b.minimumCalls(); i++) {
             String id = service.create(CTX, "cust", ONE_ITEM).id();
             assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(DownstreamTimeoutException.class);
         }
-        assertThat(service.paymentBreaker().orElseThrow().state()).isEqualTo(CircuitBreaker.State.OPEN);
+        assertThat(parts.paymentBreaker().orElseThrow().state()).isEqualTo(CircuitBreaker.State.OPEN);
         long reserves = inventory.counters().calls();
         String next = service.create(CTX, "cust", ONE_ITEM).id();
 
@@ -117,12 +121,12 @@ class PayUnderFaultsTest {
                 .isInstanceOf(RequestRejectedException.class);
         assertThat(service.get(CTX, next).status()).as("not claimed").isEqualTo(OrderStatus.CREATED);
         assertThat(inventory.counters().calls()).as("not reserved").isEqualTo(reserves);
-        assertThat(service.paymentBreaker().orElseThrow().rejected()).isEqualTo(1);
+        assertThat(parts.paymentBreaker().orElseThrow().rejected()).isEqualTo(1);
 
         clock.advance(b.openDuration());
         payments.healthy = true;
         assertThat(service.pay(CTX, next).status()).as("the trial call").isEqualTo(OrderStatus.PAID);
-        assertThat(service.paymentBreaker().orElseThrow().state()).isEqualTo(CircuitBreaker.State.CLOSED);
+        assertThat(parts.paymentBreaker().orElseThrow().state()).isEqualTo(CircuitBreaker.State.CLOSED);
         assertThat(payments.delegate.ledger().charges()).as("only the trial charged").isEqualTo(1);
     }
 
@@ -131,7 +135,7 @@ class PayUnderFaultsTest {
     void breakerOpeningMidPayIsNotARejection() {
         InventoryStub stock = new InventoryStub(StubBehaviour.INSTANT);
         PaymentsStub payments = new PaymentsStub(StubBehaviour.INSTANT);
-        OrderService[] service = new OrderService[1];
+        OrderServiceAssembly[] parts = new OrderServiceAssembly[1];
         Inventory opensTheBreakerDuringTheReserve = new Inventory() {
             @Override
             public void reserve(RequestContext ctx, String sku, int quantity) {
@@ -146,7 +150,7 @@ class PayUnderFaultsTest {
             @Override
             public void reserve(RequestContext ctx, String reservationKey, String sku, int quantity) {
                 stock.reserve(ctx, reservationKey, sku, quantity);
-                CircuitBreaker breaker = service[0].paymentBreaker().orElseThrow(); // other pays' timeouts, meanwhile
+                CircuitBreaker breaker = parts[0].paymentBreaker().orElseThrow(); // other pays' timeouts, meanwhile
                 for (int i = 0; i < OrderServiceSettings.PAYMENT_BREAKER.minimumCalls(); i++) {
                     breaker.acquire();
                     breaker.record(new DownstreamTimeoutException(PaymentsStub.NAME, i, false));
@@ -158,17 +162,18 @@ class PayUnderFaultsTest {
                 stock.release(ctx, reservationKey);
             }
         };
-        service[0] = new OrderService(opensTheBreakerDuringTheReserve, payments, notifier, onTheManualClock());
-        String id = service[0].create(CTX, "cust", ONE_ITEM).id();
+        parts[0] = OrderServiceAssembly.assemble(opensTheBreakerDuringTheReserve, payments, notifier, onTheManualClock());
+        OrderService service = parts[0].service();
+        String id = service.create(CTX, "cust", ONE_ITEM).id();
 
-        assertThatThrownBy(() -> service[0].pay(CTX, id)).isInstanceOf(CircuitOpenMidPayException.class)
+        assertThatThrownBy(() -> service.pay(CTX, id)).isInstanceOf(CircuitOpenMidPayException.class)
                 .isNotInstanceOf(RequestRejectedException.class).hasCauseInstanceOf(CircuitOpenException.class)
                 .hasMessageContaining(id).hasMessageContaining("nothing was charged");
         assertThat(payments.counters().calls()).as("the charge attempt was never sent").isZero();
         assertThat(stock.reservedUnits("sku-a")).as("reserved before the breaker said no").isEqualTo(1);
-        assertThat(service[0].reconciler().reconcileDue().released()).isEqualTo(1);
+        assertThat(parts[0].reconciler().reconcileDue().released()).isEqualTo(1);
         assertThat(stock.reservedUnits("sku-a")).isZero();
-        assertThat(service[0].get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
+        assertThat(service.get(CTX, id).status()).isEqualTo(OrderStatus.CREATED);
     }
 
     /** A provider whose every charge times out (an unanswered call) until {@link #healthy} is set; single-threaded use. */

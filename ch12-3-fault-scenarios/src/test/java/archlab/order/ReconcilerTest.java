@@ -69,7 +69,7 @@ class ReconcilerTest {
         PayClaim second = PayClaim.of(notCharged, 2); // its second claim: the keys carry the number the table kept
         inventory.reserve(CTX, first.reservationKeys().get(0), "sku-a", 2);
         inventory.reserve(CTX, second.reservationKeys().get(0), "sku-a", 3);
-        payments.charge(CTX, new ChargeRequest("ord-1", 500, OrderService.idempotencyKey("ord-1")));
+        payments.charge(CTX, new ChargeRequest("ord-1", 500, ChargeKey.of("ord-1")));
         resolver.orphans.addAll(List.of(first, second)); // then the process died
         Reconciler reconciler = reconciler(inventory);
 
@@ -88,7 +88,7 @@ class ReconcilerTest {
     void unknownChargeFoundIsCompletedToPaid() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
         inventory.reserve(CTX, "rsv:ord-1:1:0", "sku-a", 2);
-        payments.charge(CTX, new ChargeRequest("ord-1", 500, OrderService.idempotencyKey("ord-1")));
+        payments.charge(CTX, new ChargeRequest("ord-1", 500, ChargeKey.of("ord-1")));
         Reconciler reconciler = reconciler(inventory);
         Deadline deadline = Deadline.after(clock, Duration.ofMillis(200));
 
@@ -169,7 +169,7 @@ class ReconcilerTest {
     @DisplayName("reconcileAll works every task now, due or not (the end of a run)")
     void reconcileAllIgnoresDueTimes() {
         InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
-        payments.charge(CTX, new ChargeRequest("ord-5", 100, OrderService.idempotencyKey("ord-5")));
+        payments.charge(CTX, new ChargeRequest("ord-5", 100, ChargeKey.of("ord-5")));
         Reconciler reconciler = reconciler(inventory);
         reconciler.checkCharge("ord-5", List.of("rsv:ord-5:1:0"), Deadline.after(clock, Duration.ofHours(1)));
         reconciler.checkCharge("ord-6", List.of("rsv:ord-6:1:0"), Deadline.after(clock, Duration.ofHours(1)));
