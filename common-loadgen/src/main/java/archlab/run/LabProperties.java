@@ -160,7 +160,7 @@ public final class LabProperties {
     /** The port a checkpoint served on its own listens on ({@code -Dserve}, {@code archlab.serve}). */
     public static final Key<Integer> SERVE_PORT = new Key<>("lab.serve.port",
             "the port a served checkpoint listens on, on 127.0.0.1 (0: a free one the OS picks)", "8080",
-            (property, v) -> archlab.http.LoopbackPort.checkedPort(property, wholeNumber(property, v), v));
+            (property, v) -> archlab.loopback.LoopbackPort.checkedPort(property, wholeNumber(property, v), v));
     /** How long a checkpoint served on its own serves before it stops by itself. */
     public static final Key<Integer> SERVE_SECONDS = new Key<>("lab.serve.seconds",
             "how long a served checkpoint serves, whole seconds 1..86400 (unset: until stopped)", "30",
