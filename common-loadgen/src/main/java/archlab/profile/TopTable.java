@@ -100,11 +100,6 @@ public record TopTable(String title, ValueUnit unit, double total, long events, 
         return rows.stream().filter(r -> r.method().equals(method)).findFirst();
     }
 
-    /** @return the first row whose method name contains {@code fragment} (e.g. a simple method name) */
-    public Optional<TopRow> rowContaining(String fragment) {
-        return rows.stream().filter(r -> r.method().contains(fragment)).findFirst();
-    }
-
     /**
      * Prints the table as {@code pprof -top} does:
      * <pre>
