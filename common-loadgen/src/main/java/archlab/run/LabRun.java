@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -42,7 +41,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: a LabRun is used by one thread.
  */
-public final class LabRun {
+public final class LabRun implements LabOverrides<LabRun> {
 
     /** What a run returns: the report (of the last repetition, with the spread), its profile, where it was written. */
     public record Reports(RunReport report, ProfileReport profile, Path textFile, List<RunReport> repetitions) {
@@ -144,26 +143,8 @@ public final class LabRun {
         return this;
     }
 
-    /**
-     * Applies the reader's {@code -Dlab.*} overrides from the system properties.
-     *
-     * @throws IllegalArgumentException before anything runs, for an unknown {@code lab.*} key or a bad value
-     *                                  (see {@link LabProperties})
-     */
-    public LabRun withOverrides() {
-        return withOverrides(System.getProperties());
-    }
-
-    /**
-     * Applies {@code lab.*} overrides from {@code p}, read by {@link LabProperties}: an unknown {@code lab.*} key or a
-     * bad value throws IllegalArgumentException naming it. All or nothing: every value is checked first, and only when
-     * all are good are they applied, so bad input leaves this LabRun exactly as it was.
-     */
-    public LabRun withOverrides(Properties p) {
-        return withOverrides(LabProperties.read(p));
-    }
-
-    /** Applies the load run's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
+    /** Applies the load run's keys of {@code lab}; all or nothing (see {@link LabOverrides}). */
+    @Override
     public LabRun withOverrides(LabProperties lab) {
         if (lab.get(LabProperties.LOOP).orElse(archlab.loadgen.Loop.OPEN) == archlab.loadgen.Loop.CLOSED) {
             throw new IllegalArgumentException("lab.loop=closed: a load run's report is the open loop's; the closed loop"
@@ -184,8 +165,7 @@ public final class LabRun {
         repetitions = lab.get(LabProperties.REPEAT).orElse(repetitions);
         profiled = lab.get(LabProperties.PROFILE).orElse(profiled);
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
-        transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
-                lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
+        transport = transport.withOverrides(lab);
         store = lab.get(LabStore.STORE).orElse(store);
         cache = lab.get(LabCache.CACHE).orElse(cache);
         return this;
