@@ -259,11 +259,7 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
             out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
                     module, rates.get(0), seconds(warmup)));
-            try (LabFixture fixture = freshFixture.get()) {
-                fixture.beforeRun();
-                new OpenLoopRunner().run(spec(rates.get(0), warmup), fixture.workload());
-                fixture.afterRun();
-            }
+            FixtureRun.once(freshFixture, workload -> new OpenLoopRunner().run(spec(rates.get(0), warmup), workload));
         }
         out.accept("[sweep] " + SweepReport.header());
         List<String> reruns = new ArrayList<>();
@@ -302,23 +298,39 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
     /** One run of {@code rate} on a fresh fixture. */
     private SweepRow measure(Supplier<? extends LabFixture> freshFixture, int rate) {
         RunResult result;
-        long wall;
-        long cpu0;
-        long cpu1;
+        CpuTime cpu = new CpuTime();
         try (LabFixture fixture = freshFixture.get()) {
-            System.gc();
             LoadSpec s = spec(rate, duration);
+            result = FixtureRun.between(fixture, cpu, workload -> new OpenLoopRunner().run(s, workload));
+        }
+        return SweepRow.of(result, cpu.share());
+    }
+
+    /** The process's CPU time and the wall time from just before the fixture's beforeRun to the end of the load. */
+    private static final class CpuTime implements FixtureRun.Around {
+        private long cpu0;
+        private long t0;
+        private long cpu1;
+        private long wall;
+
+        @Override
+        public void starting() {
+            System.gc();
             cpu0 = processCpuNanos();
-            long t0 = System.nanoTime();
-            fixture.beforeRun();
-            result = new OpenLoopRunner().run(s, fixture.workload());
+            t0 = System.nanoTime();
+        }
+
+        @Override
+        public void loaded() {
             wall = System.nanoTime() - t0;
             cpu1 = processCpuNanos();
-            fixture.afterRun();
         }
-        double cpuShare = cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
-                : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
-        return SweepRow.of(result, cpuShare);
+
+        /** @return the share of all cores the process used, or {@link SweepRow#CPU_UNKNOWN} */
+        double share() {
+            return cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
+                    : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
+        }
     }
 
     /** Builds the report of measured rows: knee, evidence past it, settings, environment; no reruns. */

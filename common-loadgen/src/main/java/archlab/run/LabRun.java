@@ -235,35 +235,11 @@ public final class LabRun implements LabOverrides<LabRun> {
             }
             // closed once its figures are in the report: a fixture with a database drops its schema then
             try (LabFixture fixture = reached.get()) {
-                JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
-                RunResult result;
-                try {
-                    // inside the try: a fixture that fails to start must not leave a JFR recording running
-                    fixture.beforeRun();
-                    result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
-                } catch (RuntimeException | Error e) {
-                    if (recorder != null) {
-                        // keep the recording for a look at the failure, but never hide the failure behind a dump error
-                        try {
-                            recorder.stopAndDump(jfr);
-                        } catch (RuntimeException dumpFailed) {
-                            e.addSuppressed(dumpFailed);
-                        } finally {
-                            recorder.close();
-                        }
-                    }
-                    throw e;
-                }
-                if (recorder != null) {
-                    try {
-                        recorder.stopAndDump(jfr);
-                    } finally {
-                        recorder.close();
-                    }
-                }
-                fixture.afterRun();
+                Recording recording = new Recording(profiled, jfr);
+                RunResult result = FixtureRun.between(fixture, recording,
+                        workload -> new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, workload));
                 ProfileSection section = null;
-                if (recorder != null) {
+                if (recording.recorded()) {
                     profile = ProfileReport.read(jfr);
                     section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
                 }
@@ -289,6 +265,56 @@ public final class LabRun implements LabOverrides<LabRun> {
         out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
                 + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    /**
+     * The run's JFR recording, when profiled: from just before the fixture's beforeRun (a fixture that fails to start
+     * must not leave it running) to the end of the load, dumped to {@code jfr}.
+     */
+    private static final class Recording implements FixtureRun.Around {
+        private final boolean profiled;
+        private final Path jfr;
+        private JfrRecorder recorder;
+
+        Recording(boolean profiled, Path jfr) {
+            this.profiled = profiled;
+            this.jfr = jfr;
+        }
+
+        @Override
+        public void starting() {
+            recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
+        }
+
+        @Override
+        public void loaded() {
+            if (recorder != null) {
+                try {
+                    recorder.stopAndDump(jfr);
+                } finally {
+                    recorder.close();
+                }
+            }
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            if (recorder != null) {
+                // keep the recording for a look at the failure, but never hide the failure behind a dump error
+                try {
+                    recorder.stopAndDump(jfr);
+                } catch (RuntimeException dumpFailed) {
+                    failure.addSuppressed(dumpFailed);
+                } finally {
+                    recorder.close();
+                }
+            }
+        }
+
+        /** @return whether a recording was made (and dumped) */
+        boolean recorded() {
+            return recorder != null;
+        }
     }
 
     /**

@@ -71,6 +71,44 @@ public final class WrkSideBySide {
     private WrkSideBySide() {
     }
 
+    /** What the three loads measured. */
+    private record Loads(RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
+    }
+
+    /** The server the loads reach the fixture through, and its client: closed once the loads are over or failed. */
+    private static final class Served implements FixtureRun.Around {
+        private final OrderHttpServer server;
+        private final HttpOrderTarget client;
+
+        Served(OrderHttpServer server) {
+            this.server = server;
+            HttpOrderTarget c;
+            try {
+                c = new HttpOrderTarget(server.baseUri());
+            } catch (RuntimeException | Error e) {
+                server.close();
+                throw e;
+            }
+            this.client = c;
+        }
+
+        @Override
+        public void loaded() {
+            try (server; client) {
+                // closed: the client first, then the server
+            }
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            try {
+                loaded();
+            } catch (RuntimeException | Error closeFailed) {
+                failure.addSuppressed(closeFailed);
+            }
+        }
+    }
+
     /** As {@link #run(Supplier, Duration, int, Path, Consumer)} with {@code -Dlab.loop.connections} (default 200). */
     public static Table run(Supplier<? extends LabFixture> fresh, Duration duration, Path reportsDir,
                             Consumer<String> out) throws IOException, InterruptedException {
@@ -95,35 +133,40 @@ public final class WrkSideBySide {
         // an unmeasured warm-up first, so that the JIT does not decide the open loop's figures
         LoadSpec spec = LoadSpec.book().withDuration(duration).withTimeout(TIMEOUT).withTraceEvery(0)
                 .withWarmup(WARM_UP);
-        RunResult open;
-        ClosedLoopRunner.Result closed;
-        Optional<Wrk.Result> byWrk = Optional.empty();
         List<String> serverLines = new ArrayList<>();
-        try (OrderHttpServer server = OrderHttpServer.start(book.target(), ServerThreads.PLATFORM);
-             HttpOrderTarget client = new HttpOrderTarget(server.baseUri())) {
-            fixture.beforeRun();
-            BookWorkload overHttp = book.via(client);
-            open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
-            serverLines.add("server after the open loop: " + server.serverLine());
-            closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration, spec.timeout(),
-                    (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
-            serverLines.add("server after the closed loop: " + server.serverLine());
-            if (wrk.isPresent()) {
-                // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid by
-                // the loops before it, and a pay of a paid order is a 409, not the work the other rows did
-                byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()), duration,
-                        spec.timeout().toMillis(), connections));
-                serverLines.add("server after wrk: " + server.serverLine());
-            } else {
-                out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
-            }
-        } finally {
-            try {
-                fixture.afterRun();
-            } finally {
-                fixture.close();
-            }
+        Loads loads;
+        try (fixture) {
+            // the server serves the fixture from before its beforeRun to after the loads, and stops before its afterRun
+            Served served = new Served(OrderHttpServer.start(book.target(), ServerThreads.PLATFORM));
+            HttpOrderTarget client = served.client;
+            OrderHttpServer server = served.server;
+            loads = FixtureRun.between(fixture, served, workload -> {
+                BookWorkload overHttp = book.via(client);
+                RunResult open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
+                serverLines.add("server after the open loop: " + server.serverLine());
+                ClosedLoopRunner.Result closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration,
+                        spec.timeout(), (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
+                serverLines.add("server after the closed loop: " + server.serverLine());
+                Optional<Wrk.Result> byWrk = Optional.empty();
+                if (wrk.isPresent()) {
+                    // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid
+                    // by the loops before it, and a pay of a paid order is a 409, not the work the other rows did
+                    byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()),
+                            duration, spec.timeout().toMillis(), connections));
+                    serverLines.add("server after wrk: " + server.serverLine());
+                } else {
+                    out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
+                }
+                return new Loads(open, closed, byWrk);
+            });
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the loads throw no other checked exception", e);
         }
+        RunResult open = loads.open();
+        ClosedLoopRunner.Result closed = loads.closed();
+        Optional<Wrk.Result> byWrk = loads.wrk();
         LatencySummary l = open.latency();
         List<Map<String, Object>> rows = new ArrayList<>();
         rows.add(row("open-loop runner", open.completedPerSecond(), l.p50Micros() / 1e3, l.p99Micros() / 1e3,
