@@ -13,8 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -227,14 +225,6 @@ public final class ScenarioTable {
 
     /** Writes {@code scenarios.md} and {@code scenarios.json} to {@code dir}; returns the Markdown file. */
     public static Path write(Path dir, List<Row> rows) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve("scenarios.md");
-            Files.writeString(md, markdown(rows), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve("scenarios.json"), rows);
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the scenario table to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, "scenarios", markdown(rows), rows, "the scenario table");
     }
 }

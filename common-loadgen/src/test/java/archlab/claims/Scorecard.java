@@ -149,15 +149,12 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
 
     /** Writes {@code <name>.md}, {@code .json} and {@code .xml} to {@code dir}; returns the Markdown file. */
     public Path write(Path dir, String name) {
+        Path md = ReportWriter.writeTable(dir, name, markdown(), json(), "the scorecard");
         try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve(name + ".md");
-            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(name + ".json"), json());
             Files.writeString(dir.resolve(name + ".xml"), junitXml(), StandardCharsets.UTF_8);
-            return md;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the scorecard to " + dir, e);
         }
+        return md;
     }
 }
