@@ -241,7 +241,7 @@ public final class LabRun implements LabOverrides<LabRun> {
                 ProfileSection section = null;
                 if (recording.recorded()) {
                     profile = ProfileReport.read(jfr);
-                    section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
+                    section = new ProfileSection(List.of(profile.render(10, OpenLoopRunner.class).split("\n")), profile, jfr.toString());
                 }
                 WarmUp warmed = warmUp;
                 if (warmUp != null && warmUp.inThisRun()) {

@@ -173,8 +173,9 @@ public final class WrkSideBySide {
                 l.maxMicros() / 1e3, String.format(Locale.ROOT,
                         "offered=%d completed=%d timed_out=%d failed=%d rejected=%d send_lag_p99=%.2fms", open.offered(),
                         open.completed(), open.timedOut(), open.failed(), open.rejected(), open.sendLag().p99Micros() / 1e3),
-                String.format(Locale.ROOT, "archlab.loadgen.OpenLoopRunner: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
-                        spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(), spec.timeout().toMillis())));
+                String.format(Locale.ROOT, "%s: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
+                        OpenLoopRunner.class.getName(), spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(),
+                        spec.timeout().toMillis())));
         // the open loop's own lateness: how far its figures are the generator's and not the server's
         rows.get(0).put("send_lag_p99_ms", Math.round(open.sendLag().p99Micros() / 10.0) / 100.0);
         LatencySummary c = closed.latency();
@@ -183,8 +184,8 @@ public final class WrkSideBySide {
                         "answered=%d completed=%d timed_out=%d failed=%d rejected=%d pool_exhausted=%d", closed.answered(),
                         closed.count(Outcome.COMPLETED), closed.count(Outcome.TIMED_OUT), closed.count(Outcome.FAILED),
                         closed.count(Outcome.REJECTED), closed.count(Outcome.POOL_EXHAUSTED)),
-                String.format(Locale.ROOT, "archlab.loadgen.ClosedLoopRunner: %d connections for %.1fs, timeout %d ms from"
-                        + " each send, the book's mix (-Dlab.loop.connections=%d)", connections, duration.toMillis() / 1e3,
+                String.format(Locale.ROOT, "%s: %d connections for %.1fs, timeout %d ms from"
+                        + " each send, the book's mix (-Dlab.loop.connections=%d)", ClosedLoopRunner.class.getName(), connections, duration.toMillis() / 1e3,
                         spec.timeout().toMillis(), connections)));
         byWrk.ifPresent(w -> rows.add(row("wrk (closed loop)", w.requestsPerSecond(), w.latency().p50Millis(),
                 w.latency().p99Millis(), w.latency().maxMillis(), String.format(Locale.ROOT,
