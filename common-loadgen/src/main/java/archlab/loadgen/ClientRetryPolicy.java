@@ -1,6 +1,5 @@
 package archlab.loadgen;
 
-import archlab.request.Outcome;
 import archlab.background.Backoff;
 import java.time.Duration;
 import java.util.Locale;
@@ -79,8 +78,8 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
     }
 
     /** @return whether an attempt that ended as {@code outcome} is retried (if attempts and budget allow): a timeout, a failure or a refusal */
-    public boolean retriesAfter(Outcome outcome) {
-        return outcome == Outcome.TIMED_OUT || outcome == Outcome.FAILED || outcome == Outcome.REJECTED;
+    public boolean retriesAfter(RequestOutcome outcome) {
+        return outcome == RequestOutcome.TIMED_OUT || outcome == RequestOutcome.FAILED || outcome == RequestOutcome.REJECTED;
     }
 
     /**

@@ -11,7 +11,7 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
-import archlab.request.Outcome;
+import archlab.loadgen.RequestOutcome;
 import archlab.timeline.TimelineSettings;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -64,7 +64,7 @@ public final class WrkSideBySide {
     public record Table(Path markdown, RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
         /** @return requests the closed loop completed within their deadline, whole run */
         public long closedCompleted() {
-            return closed.count(Outcome.COMPLETED);
+            return closed.count(RequestOutcome.COMPLETED);
         }
     }
 
@@ -182,8 +182,8 @@ public final class WrkSideBySide {
         rows.add(row("lab closed loop", closed.completedPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3,
                 c.maxMicros() / 1e3, String.format(Locale.ROOT,
                         "answered=%d completed=%d timed_out=%d failed=%d rejected=%d pool_exhausted=%d", closed.answered(),
-                        closed.count(Outcome.COMPLETED), closed.count(Outcome.TIMED_OUT), closed.count(Outcome.FAILED),
-                        closed.count(Outcome.REJECTED), closed.count(Outcome.POOL_EXHAUSTED)),
+                        closed.count(RequestOutcome.COMPLETED), closed.count(RequestOutcome.TIMED_OUT), closed.count(RequestOutcome.FAILED),
+                        closed.count(RequestOutcome.REJECTED), closed.count(RequestOutcome.POOL_EXHAUSTED)),
                 String.format(Locale.ROOT, "%s: %d connections for %.1fs, timeout %d ms from"
                         + " each send, the book's mix (-Dlab.loop.connections=%d)", ClosedLoopRunner.class.getName(), connections, duration.toMillis() / 1e3,
                         spec.timeout().toMillis(), connections)));

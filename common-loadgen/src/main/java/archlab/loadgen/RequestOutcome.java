@@ -1,7 +1,12 @@
-package archlab.request;
+package archlab.loadgen;
 
-/** How one request of a load run ended. Every started request has exactly one outcome. */
-public enum Outcome {
+import archlab.request.PoolExhaustedException;
+import archlab.request.RequestRejectedException;
+
+/**
+ * How one request of a load run ended, as the runners count it. Every started request has exactly one outcome.
+ */
+public enum RequestOutcome {
     /** Finished without an error within the timeout. */
     COMPLETED,
     /** Finished (with or without an error) at or after planned start + timeout: its deadline had expired. */
