@@ -146,7 +146,7 @@ public final class ScenarioTable {
                     new Resilience(amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
                             recovery.map(r -> r.shares().goodputShareBefore()).filter(s -> !Double.isNaN(s)).orElse((double) NEVER),
                             recovery.map(r -> r.shares().recoveredAtMillis()).filter(t -> !Double.isNaN(t)).map(Math::round).orElse(NEVER),
-                            recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0));
+                            recovery.filter(r -> r.verdict() == Recovery.Recovered.YES).isPresent() ? 1 : 0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);
         }
@@ -215,7 +215,7 @@ public final class ScenarioTable {
 
     /** @return the recovered cell: the verdict, with the interval from which the run stayed back */
     static String recovered(Resilience r) {
-        boolean judged = r.recovered().equals(Recovery.Verdict.YES.text()) || r.recovered().equals(Recovery.Verdict.NO.text());
+        boolean judged = r.recovered().equals(Recovery.Recovered.YES.text()) || r.recovered().equals(Recovery.Recovered.NO.text());
         if (r.recoveredAtMillis() == NEVER || !judged) {
             return r.recovered();
         }
