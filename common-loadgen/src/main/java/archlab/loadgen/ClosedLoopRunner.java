@@ -39,8 +39,8 @@ public final class ClosedLoopRunner {
      * @param latency     the latency of every request the service answered (not rejected, not pool exhausted), from
      *                    its send
      */
-    public record Result(int connections, double seconds, Map<RequestOutcome, Long> outcomes, LatencySummary latency) {
-        public Result {
+    public record ClosedLoopResult(int connections, double seconds, Map<RequestOutcome, Long> outcomes, LatencySummary latency) {
+        public ClosedLoopResult {
             outcomes = Map.copyOf(outcomes);
         }
 
@@ -74,7 +74,7 @@ public final class ClosedLoopRunner {
      * @param threads       the kind of thread each worker runs on
      * @throws IllegalArgumentException for fewer than 1 connection or a duration or timeout not above zero
      */
-    public Result run(Workload workload, int connections, Duration duration, Duration timeout, long firstSequence,
+    public ClosedLoopResult run(Workload workload, int connections, Duration duration, Duration timeout, long firstSequence,
                       ThreadKind threads) throws InterruptedException {
         if (connections < 1) {
             throw new IllegalArgumentException("connections must be at least 1, was " + connections);
@@ -130,6 +130,6 @@ public final class ClosedLoopRunner {
                 outcomes.put(o, c.sum());
             }
         });
-        return new Result(connections, (lastAnswer.get() - start) / 1e9, outcomes, latency.summary());
+        return new ClosedLoopResult(connections, (lastAnswer.get() - start) / 1e9, outcomes, latency.summary());
     }
 }

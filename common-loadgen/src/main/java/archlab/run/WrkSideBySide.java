@@ -61,7 +61,7 @@ public final class WrkSideBySide {
      * @param closed   the lab's closed loop
      * @param wrk      wrk's figures, empty when wrk is not installed
      */
-    public record Table(Path markdown, RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
+    public record Table(Path markdown, RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
         /** @return requests the closed loop completed within their deadline, whole run */
         public long closedCompleted() {
             return closed.count(RequestOutcome.COMPLETED);
@@ -72,7 +72,7 @@ public final class WrkSideBySide {
     }
 
     /** What the three loads measured. */
-    private record Loads(RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
+    private record Loads(RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
     }
 
     /** The server the loads reach the fixture through, and its client: closed once the loads are over or failed. */
@@ -144,10 +144,10 @@ public final class WrkSideBySide {
                 BookWorkload overHttp = book.via(client);
                 RunResult open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
                 serverLines.add("server after the open loop: " + server.serverLine());
-                ClosedLoopRunner.Result closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration,
+                ClosedLoopRunner.ClosedLoopResult closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration,
                         spec.timeout(), (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
                 serverLines.add("server after the closed loop: " + server.serverLine());
-                Optional<Wrk.Result> byWrk = Optional.empty();
+                Optional<Wrk.WrkResult> byWrk = Optional.empty();
                 if (wrk.isPresent()) {
                     // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid
                     // by the loops before it, and a pay of a paid order is a 409, not the work the other rows did
@@ -165,8 +165,8 @@ public final class WrkSideBySide {
             throw new IllegalStateException("the loads throw no other checked exception", e);
         }
         RunResult open = loads.open();
-        ClosedLoopRunner.Result closed = loads.closed();
-        Optional<Wrk.Result> byWrk = loads.wrk();
+        ClosedLoopRunner.ClosedLoopResult closed = loads.closed();
+        Optional<Wrk.WrkResult> byWrk = loads.wrk();
         LatencySummary l = open.latency();
         List<Map<String, Object>> rows = new ArrayList<>();
         rows.add(row("open-loop runner", open.completedPerSecond(), l.p50Micros() / 1e3, l.p99Micros() / 1e3,

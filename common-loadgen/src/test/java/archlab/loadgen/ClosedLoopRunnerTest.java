@@ -50,7 +50,7 @@ class ClosedLoopRunnerTest {
     @DisplayName("a closed loop keeps at most one request per connection in flight, numbers them on from firstSequence, and counts latency from each send")
     void oneOutstandingPerConnection() throws Exception {
         Slow slow = new Slow(20);
-        ClosedLoopRunner.Result r = new ClosedLoopRunner(NanoClock.SYSTEM)
+        ClosedLoopRunner.ClosedLoopResult r = new ClosedLoopRunner(NanoClock.SYSTEM)
                 .run(slow, 4, Duration.ofMillis(300), Duration.ofSeconds(1), 1000, ThreadKind.PLATFORM);
         assertThat(slow.mostInFlight.get()).isBetween(1L, 4L);
         assertThat(slow.sequences.keySet()).allSatisfy(n -> assertThat(n).isGreaterThan(1000L));
@@ -66,7 +66,7 @@ class ClosedLoopRunnerTest {
     @Test
     @DisplayName("a request answered at or past its deadline (its send + the timeout) is timed out, as in the open loop")
     void lateAnswerIsTimedOut() throws Exception {
-        ClosedLoopRunner.Result r = new ClosedLoopRunner(NanoClock.SYSTEM)
+        ClosedLoopRunner.ClosedLoopResult r = new ClosedLoopRunner(NanoClock.SYSTEM)
                 .run(new Slow(30), 2, Duration.ofMillis(300), Duration.ofMillis(10), 0, ThreadKind.VIRTUAL);
         assertThat(r.count(RequestOutcome.TIMED_OUT)).isEqualTo(r.answered()).isPositive();
     }
