@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
  * @param budget       the retry budget shared by every caller of the run, or {@code null} for none
  * @param seed         seeds the jitter: the same request waits the same back-off on every run and every checkpoint
  */
-public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration backoffCap, RetryBudget.Settings budget,
+public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration backoffCap, RetryBudget.BudgetSettings budget,
                                 long seed) {
 
     /** The longest back-off cap a policy may have: a caller that waits longer between attempts has gone home. */
@@ -68,7 +68,7 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
     }
 
     /** @return this policy with retry budget {@code b} */
-    public ClientRetryPolicy withBudget(RetryBudget.Settings b) {
+    public ClientRetryPolicy withBudget(RetryBudget.BudgetSettings b) {
         return new ClientRetryPolicy(maxAttempts, backoffBase, backoffCap, Objects.requireNonNull(b, "budget"), seed);
     }
 

@@ -137,11 +137,11 @@ public final class CrashSeries {
      * @param schedule    when and under what load
      * @param settleLimit how long the last start may take to leave nothing PAYING and every PAID order notified
      */
-    public record Settings(Child child, Schedule schedule, Duration settleLimit) {
+    public record CrashSettings(Child child, Schedule schedule, Duration settleLimit) {
 
         /** {@link Schedule#of} and 60 s to settle. */
-        public static Settings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
-            return new Settings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
+        public static CrashSettings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
+            return new CrashSettings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
         }
     }
 
@@ -192,7 +192,7 @@ public final class CrashSeries {
      * @param money       the books after the last start settled (charged but not PAID, double charges, PAID not notified, leaks)
      * @param settled     whether the last start left nothing PAYING and every PAID order notified in time, and when
      */
-    public record CrashSeriesResult(Settings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
+    public record CrashSeriesResult(CrashSettings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
                          Settled settled) {
 
         /** @return acknowledged work lost: creates and pays */
@@ -239,7 +239,7 @@ public final class CrashSeries {
      * @param leftBehind what a dead child left in the store, read after each kill
      * @param out        where each kill's line and the result's lines go
      */
-    public static CrashSeriesResult run(Settings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
+    public static CrashSeriesResult run(CrashSettings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
             throws InterruptedException {
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
         try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
