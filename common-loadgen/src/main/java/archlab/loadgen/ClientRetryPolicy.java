@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.background.Backoff;
 import java.time.Duration;
 import java.util.Locale;

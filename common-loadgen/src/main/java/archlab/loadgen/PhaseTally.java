@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.clock.NanoClock;
 import archlab.request.PoolExhaustedException;
 import archlab.request.RequestRejectedException;

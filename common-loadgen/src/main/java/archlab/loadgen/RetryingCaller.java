@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.request.Deadline;
 import archlab.request.DeadlineExceededException;
 import archlab.clock.NanoClock;

@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.timeline.HiccupSummary;
 import archlab.timeline.RunTimeline;
 import archlab.trace.SegmentTable.SegmentRow;

@@ -11,7 +11,7 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.TimelineSettings;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;

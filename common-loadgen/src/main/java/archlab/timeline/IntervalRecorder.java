@@ -1,7 +1,7 @@
 package archlab.timeline;
 
 import archlab.clock.NanoClock;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;

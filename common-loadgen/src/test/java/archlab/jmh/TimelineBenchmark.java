@@ -1,7 +1,7 @@
 package archlab.jmh;
 
 import archlab.clock.NanoClock;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
 import archlab.timeline.TimelineSettings;

@@ -1,5 +1,6 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.RunResult.Latencies;
 import archlab.loadgen.RunResult.Outcomes;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.testing.FakeClock;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
 import archlab.timeline.RunTimeline;

@@ -2,7 +2,7 @@ package archlab.timeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;

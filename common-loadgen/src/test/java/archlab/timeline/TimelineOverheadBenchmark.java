@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.LoadSpec;
 import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
-import archlab.loadgen.RequestOutcome;
+import archlab.request.RequestOutcome;
 import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.Workload;

@@ -1,10 +1,9 @@
-package archlab.loadgen;
-
-import archlab.request.PoolExhaustedException;
-import archlab.request.RequestRejectedException;
+package archlab.request;
 
 /**
- * How one request of a load run ended, as the runners count it. Every started request has exactly one outcome.
+ * How one request of a load run ended, as the runners ({@code archlab.loadgen}) count it and the timeline records it.
+ * Every started request has exactly one outcome. It lives here, beside the request, because the timeline
+ * ({@code archlab.timeline}) records it and the runners depend on the timeline.
  */
 public enum RequestOutcome {
     /** Finished without an error within the timeout. */
