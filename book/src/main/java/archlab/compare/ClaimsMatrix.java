@@ -3,8 +3,6 @@ package archlab.compare;
 import archlab.report.ReportWriter;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,14 +136,6 @@ public record ClaimsMatrix(List<String> columns, List<Row> rows) {
 
     /** Writes {@code claims.md} and {@code claims.json} to {@code dir}; returns the Markdown file. */
     public Path write(Path dir) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve(FILE_NAME + ".md");
-            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(FILE_NAME + ".json"), this);
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the claims matrix to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, FILE_NAME, markdown(), this, "the claims matrix");
     }
 }

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -103,14 +102,6 @@ public final class IncidentTable {
 
     /** Writes {@code incident.md} and {@code incident.json} to {@code dir}; returns the Markdown file. */
     public static Path write(Path dir, List<Row> rows) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve("incident.md");
-            Files.writeString(md, markdown(rows), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve("incident.json"), rows);
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the incident table to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, "incident", markdown(rows), rows, "the incident table");
     }
 }

@@ -52,7 +52,8 @@ public final class P99Gate {
      * @param change             candidate / baseline − 1 (0.25 = 25% worse); NaN if missing
      * @param flagged            whether it is more than the threshold worse, or missing
      */
-    public record Verdict(String operation, long baselineP99Micros, long candidateP99Micros, double change, boolean flagged) {
+    public record OperationP99(String operation, long baselineP99Micros, long candidateP99Micros, double change,
+                               boolean flagged) {
 
         /** @return e.g. {@code pay      baseline_p99=6.291ms candidate_p99=7.900ms change=+25.6% FLAGGED} */
         public String render(double threshold) {
@@ -75,13 +76,13 @@ public final class P99Gate {
      * @param threshold how much worse is tolerated, as a fraction (0.20 = 20%); not negative
      * @throws IllegalArgumentException if either tree is not a run report
      */
-    public static List<Verdict> compare(JsonNode baseline, JsonNode candidate, double threshold) {
+    public static List<OperationP99> compare(JsonNode baseline, JsonNode candidate, double threshold) {
         requireReport(baseline, "baseline");
         requireReport(candidate, "candidate");
         if (!(threshold >= 0) || Double.isInfinite(threshold)) {
             throw new IllegalArgumentException("threshold must be a number ≥ 0, was " + threshold);
         }
-        List<Verdict> verdicts = new ArrayList<>();
+        List<OperationP99> verdicts = new ArrayList<>();
         add(verdicts, ALL, baseline.path("run").path("latency"), candidate.path("run").path("latency"), threshold);
         for (Iterator<String> it = baseline.path("run").path("operations").fieldNames(); it.hasNext(); ) {
             String op = it.next();
@@ -92,18 +93,18 @@ public final class P99Gate {
         return verdicts;
     }
 
-    private static void add(List<Verdict> out, String op, JsonNode base, JsonNode cand, double threshold) {
+    private static void add(List<OperationP99> out, String op, JsonNode base, JsonNode cand, double threshold) {
         if (base.path("count").asLong(0) == 0 || !base.path("p99Micros").isNumber()) {
             return; // no baseline samples: nothing to compare against
         }
         long b = base.path("p99Micros").asLong();
         if (cand == null || !cand.path("p99Micros").isNumber() || cand.path("count").asLong(0) == 0) {
-            out.add(new Verdict(op, b, -1, Double.NaN, true));
+            out.add(new OperationP99(op, b, -1, Double.NaN, true));
             return;
         }
         long c = cand.path("p99Micros").asLong();
         double change = b == 0 ? (c == 0 ? 0 : Double.POSITIVE_INFINITY) : (double) c / b - 1;
-        out.add(new Verdict(op, b, c, change, change > threshold));
+        out.add(new OperationP99(op, b, c, change, change > threshold));
     }
 
     /** Runs the gate as the command line does; returns the exit status instead of exiting. */
@@ -154,12 +155,12 @@ public final class P99Gate {
             return BAD_INPUT;
         }
         double limit = threshold;
-        List<Verdict> verdicts = compare(baseline, candidate, limit);
+        List<OperationP99> verdicts = compare(baseline, candidate, limit);
         out.printf(Locale.ROOT, "p99 gate: %s/%s (baseline, %s) vs %s/%s (candidate, %s), threshold %+.0f%%%n",
                 baseline.path("module").asText(), baseline.path("name").asText(), files.get(0),
                 candidate.path("module").asText(), candidate.path("name").asText(), files.get(1), limit * 100);
         verdicts.forEach(v -> out.println(v.render(limit)));
-        long flagged = verdicts.stream().filter(Verdict::flagged).count();
+        long flagged = verdicts.stream().filter(OperationP99::flagged).count();
         out.println(flagged == 0 ? "PASS: no operation's p99 is more than " + Math.round(threshold * 100) + "% worse"
                 : "FAIL: " + flagged + " operation(s) flagged");
         return flagged == 0 ? PASS : FLAGGED;

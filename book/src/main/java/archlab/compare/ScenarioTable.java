@@ -13,8 +13,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -148,7 +146,7 @@ public final class ScenarioTable {
                     new Resilience(amplification, recovery.map(r -> r.verdict().text()).orElse(NO_TRIGGER),
                             recovery.map(r -> r.shares().goodputShareBefore()).filter(s -> !Double.isNaN(s)).orElse((double) NEVER),
                             recovery.map(r -> r.shares().recoveredAtMillis()).filter(t -> !Double.isNaN(t)).map(Math::round).orElse(NEVER),
-                            recovery.filter(r -> r.verdict() == Recovery.Verdict.YES).isPresent() ? 1 : 0));
+                            recovery.filter(r -> r.verdict() == Recovery.Recovered.YES).isPresent() ? 1 : 0));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + json, e);
         }
@@ -217,7 +215,7 @@ public final class ScenarioTable {
 
     /** @return the recovered cell: the verdict, with the interval from which the run stayed back */
     static String recovered(Resilience r) {
-        boolean judged = r.recovered().equals(Recovery.Verdict.YES.text()) || r.recovered().equals(Recovery.Verdict.NO.text());
+        boolean judged = r.recovered().equals(Recovery.Recovered.YES.text()) || r.recovered().equals(Recovery.Recovered.NO.text());
         if (r.recoveredAtMillis() == NEVER || !judged) {
             return r.recovered();
         }
@@ -227,14 +225,6 @@ public final class ScenarioTable {
 
     /** Writes {@code scenarios.md} and {@code scenarios.json} to {@code dir}; returns the Markdown file. */
     public static Path write(Path dir, List<Row> rows) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve("scenarios.md");
-            Files.writeString(md, markdown(rows), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve("scenarios.json"), rows);
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the scenario table to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, "scenarios", markdown(rows), rows, "the scenario table");
     }
 }

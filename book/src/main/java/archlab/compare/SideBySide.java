@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -222,15 +221,7 @@ public final class SideBySide {
      * @return the Markdown file
      */
     public Path write(Path dir, String name) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve(name + ".md");
-            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(name + ".json"), json());
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the side-by-side table to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, name, markdown(), json(), "the side-by-side table");
     }
 
     private static JsonNode readReport(Path file) {

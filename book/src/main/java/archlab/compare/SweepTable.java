@@ -5,8 +5,6 @@ import archlab.report.SweepReport;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,14 +116,6 @@ public record SweepTable(List<Row> rows) {
 
     /** Writes {@code sweeps.md} and {@code sweeps.json} to {@code dir}; returns the Markdown file. */
     public Path write(Path dir) {
-        try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve(FILE_NAME + ".md");
-            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(FILE_NAME + ".json"), rows);
-            return md;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the sweep table to " + dir, e);
-        }
+        return ReportWriter.writeTable(dir, FILE_NAME, markdown(), rows, "the sweep table");
     }
 }

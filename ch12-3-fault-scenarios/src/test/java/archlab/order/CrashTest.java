@@ -56,7 +56,7 @@ class CrashTest {
     void inMemoryACrashLosesAcknowledgedWork() throws Exception {
         LabProperties lab = LabProperties.fromSystem();
         int kills = Math.min(MEMORY_KILLS, lab.get(LabProperties.CRASH_KILLS).orElse(10));
-        CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "memory", List.of(), kills,
+        CrashSeries.CrashSeriesResult r = CrashSeries.run(CrashSeries.CrashSettings.of(CrashServe.class, "memory", List.of(), kills,
                 lab.get(LabProperties.CRASH_SEED).orElse(1L)), CrashTest::overHttp, () -> CrashSeries.Left.NOT_VISIBLE,
                 System.out::println);
         write(r);
@@ -75,7 +75,7 @@ class CrashTest {
         try (LabDatabase database = store.openDatabase("crash")) {
             List<String> child = List.of("-D" + CrashLab.JDBC_URL_PROPERTY + "=" + store.jdbcUrl().orElseThrow(),
                     "-D" + CrashLab.SCHEMA_PROPERTY + "=" + database.schema());
-            CrashSeries.Result r = CrashSeries.run(CrashSeries.Settings.of(CrashServe.class, "postgres", child,
+            CrashSeries.CrashSeriesResult r = CrashSeries.run(CrashSeries.CrashSettings.of(CrashServe.class, "postgres", child,
                     lab.get(LabProperties.CRASH_KILLS).orElse(10), lab.get(LabProperties.CRASH_SEED).orElse(1L)),
                     base -> id -> statusInTable(database, id), () -> leftInTables(database), System.out::println);
             write(r);
@@ -144,7 +144,7 @@ class CrashTest {
         }
     }
 
-    private static void write(CrashSeries.Result r) throws IOException {
+    private static void write(CrashSeries.CrashSeriesResult r) throws IOException {
         Path dir = ReportWriter.reportsDir();
         Files.createDirectories(dir);
         List<String> lines = new ArrayList<>();

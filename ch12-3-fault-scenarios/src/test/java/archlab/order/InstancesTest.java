@@ -59,7 +59,7 @@ class InstancesTest {
         } catch (TestAbortedException serverMissing) {
             return; // printed; each test is skipped, counted, by needsBothServers
         }
-        FleetRun.Settings settings = FleetRun.Settings.of(FleetServe.class);
+        FleetRun.FleetSettings settings = FleetRun.FleetSettings.of(FleetServe.class);
         try (LabDatabase database = store.openDatabase("fleet"); LabRedis redis = cache.openRedis("fleet")) {
             FleetRun.Stores stores = new FleetRun.Stores(store.jdbcUrl().orElseThrow(), database.schema(),
                     cache.redisUrl().orElseThrow(), redis.prefix());

@@ -150,7 +150,7 @@ class PaymentBulkheadTest {
     @DisplayName("sized to the pool behind it, the bulkhead keeps an expired caller out of the pool's line: the pool as shipped would have sent its charge")
     void nobodyWaitsInThePoolsLine() throws Exception {
         PaymentsStub provider = new PaymentsStub(StubBehaviour.constant(Duration.ofSeconds(1)), ErrorInjection.NONE,
-                ConnectionPool.Settings.shipped(1));
+                ConnectionPool.PoolSettings.shipped(1));
         PaymentBulkhead bulkhead = new PaymentBulkhead(provider, new PaymentBulkhead.Settings(1));
         RequestContext first = RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(5));
         CompletableFuture<ChargeResult> holder = CompletableFuture.supplyAsync(() -> bulkhead.charge(first, CHARGE), threads);

@@ -3,7 +3,7 @@ package archlab.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.http.HttpOrderTarget;
-import archlab.http.LoopbackPort;
+import archlab.loopback.LoopbackPort;
 import archlab.loadgen.testing.MultiSecondCheck;
 import archlab.request.RequestContext;
 import archlab.serve.ServeSettings;

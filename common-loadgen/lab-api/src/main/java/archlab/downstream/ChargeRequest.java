@@ -27,9 +27,4 @@ public record ChargeRequest(String orderId, long amountCents, String idempotency
     public static ChargeRequest withoutKey(String orderId, long amountCents) {
         return new ChargeRequest(orderId, amountCents, null);
     }
-
-    /** @return whether the request carries an idempotency key */
-    public boolean hasIdempotencyKey() {
-        return idempotencyKey != null;
-    }
 }

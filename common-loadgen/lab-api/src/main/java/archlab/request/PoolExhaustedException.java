@@ -3,7 +3,7 @@ package archlab.request;
 /**
  * Thrown by a workload when a request needs an item it no longer has (for the book's workload: a
  * pay request finds no pre-created order left to pay). The runner counts it as its own outcome,
- * {@link Outcome#POOL_EXHAUSTED}, never as a success.
+ * {@link RequestOutcome#POOL_EXHAUSTED}, never as a success.
  */
 public class PoolExhaustedException extends RuntimeException {
 

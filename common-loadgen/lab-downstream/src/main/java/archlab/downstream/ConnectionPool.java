@@ -40,12 +40,12 @@ public final class ConnectionPool {
      * @param acquisitionTimeout the longest any caller waits for a connection, and the deadline its call is handed from
      *                           when it got one; positive
      */
-    public record Settings(int maxConnections, Duration acquisitionTimeout) {
+    public record PoolSettings(int maxConnections, Duration acquisitionTimeout) {
 
         /** HikariCP's default {@code connectionTimeout}. */
         public static final Duration SHIPPED_ACQUISITION_TIMEOUT = Duration.ofSeconds(30);
 
-        public Settings {
+        public PoolSettings {
             if (maxConnections < 1) {
                 throw new IllegalArgumentException("a pool needs at least 1 connection, was " + maxConnections);
             }
@@ -53,8 +53,8 @@ public final class ConnectionPool {
         }
 
         /** @return {@code maxConnections} connections, as pools ship: a 30 s acquisition timeout */
-        public static Settings shipped(int maxConnections) {
-            return new Settings(maxConnections, SHIPPED_ACQUISITION_TIMEOUT);
+        public static PoolSettings shipped(int maxConnections) {
+            return new PoolSettings(maxConnections, SHIPPED_ACQUISITION_TIMEOUT);
         }
 
         /** @return e.g. {@code max=4 acquisition_timeout=30000ms} */
@@ -72,7 +72,7 @@ public final class ConnectionPool {
      * @param highWater    the most it held at once
      * @param waits        how long callers waited, handed a connection or not (a free connection: 0)
      */
-    public record Snapshot(Settings settings, @JsonUnwrapped Acquisitions acquisitions,
+    public record Snapshot(PoolSettings settings, @JsonUnwrapped Acquisitions acquisitions,
                            @JsonUnwrapped HighWater highWater, LatencySummary waits) {
 
         /** @return one report line: {@code payment_pool max=4 … in_use_max=4 waiting_max=80 wait_p99_ms=…} */
@@ -105,7 +105,7 @@ public final class ConnectionPool {
     }
 
     private final String name;
-    private final Settings settings;
+    private final PoolSettings settings;
     private final Semaphore connections;
     private final AtomicInteger inUse = new AtomicInteger();
     private final AtomicInteger waiting = new AtomicInteger();
@@ -117,7 +117,7 @@ public final class ConnectionPool {
     private final LatencyHistogram waitNanos = new LatencyHistogram();
 
     /** @param name the downstream's name, in messages and the report line (e.g. {@code "payments"}) */
-    public ConnectionPool(String name, Settings settings) {
+    public ConnectionPool(String name, PoolSettings settings) {
         this.name = Objects.requireNonNull(name, "name");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.connections = new Semaphore(settings.maxConnections(), true);
@@ -175,7 +175,7 @@ public final class ConnectionPool {
     // end::acquire[]
 
     /** @return the settings this pool was built with */
-    public Settings settings() {
+    public PoolSettings settings() {
         return settings;
     }
 

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 public final class ConnectionWaitTimeoutException extends DownstreamTimeoutException {
 
-    ConnectionWaitTimeoutException(String pool, Duration waited, ConnectionPool.Settings settings) {
+    ConnectionWaitTimeoutException(String pool, Duration waited, ConnectionPool.PoolSettings settings) {
         super(pool, -1, true, String.format(Locale.ROOT, "%s pool: no connection after %.1fms (%d connections, the pool's own %d ms timeout); nothing sent",
                 pool, waited.toNanos() / 1e6, settings.maxConnections(), settings.acquisitionTimeout().toMillis()));
     }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * <p>Immutable; change a copy with the {@code with...} methods, or build one setting by setting with
  * {@link #builder()}:
  * <pre>{@code
- * DownstreamSettings.BOOK.withPaymentLostReplyRate(0.01).withSeed(7)
+ * DownstreamSettings.BOOK.withPaymentLostReplyRate(0.01)
  * }</pre>
  *
  * @param inventoryLatency     reply latency of every inventory call; not negative
@@ -71,11 +71,6 @@ public record DownstreamSettings(
                 inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, seed);
     }
 
-    public DownstreamSettings withInventoryErrorRate(double rate) {
-        return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency,
-                rate, paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, seed);
-    }
-
     public DownstreamSettings withPaymentDeclineRate(double rate) {
         return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency,
                 inventoryErrorRate, rate, paymentLostReplyRate, notifyErrorRate, seed);
@@ -84,16 +79,6 @@ public record DownstreamSettings(
     public DownstreamSettings withPaymentLostReplyRate(double rate) {
         return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency,
                 inventoryErrorRate, paymentDeclineRate, rate, notifyErrorRate, seed);
-    }
-
-    public DownstreamSettings withNotifyErrorRate(double rate) {
-        return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency,
-                inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate, rate, seed);
-    }
-
-    public DownstreamSettings withSeed(long newSeed) {
-        return new DownstreamSettings(inventoryLatency, paymentLatency, notifyLatency,
-                inventoryErrorRate, paymentDeclineRate, paymentLostReplyRate, notifyErrorRate, newSeed);
     }
 
     /** @return the inventory stub's behaviour: constant latency, refusals at {@link #inventoryErrorRate()} */

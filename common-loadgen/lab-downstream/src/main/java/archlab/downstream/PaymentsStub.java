@@ -104,7 +104,7 @@ public final class PaymentsStub implements Payments {
      *
      * @param pool the connections to the provider; {@code null} for as many calls at once as arrive
      */
-    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.Settings pool) {
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.PoolSettings pool) {
         this(behaviour, lostReplies, pool, null);
     }
 
@@ -114,7 +114,7 @@ public final class PaymentsStub implements Payments {
      * @param pool  the connections to the provider; {@code null} for as many calls at once as arrive
      * @param quota the provider's quota; {@code null} for none
      */
-    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.Settings pool, Quota quota) {
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.PoolSettings pool, Quota quota) {
         Objects.requireNonNull(behaviour, "behaviour");
         this.quotaSettings = quota;
         this.quota = quota == null ? null : Bucket.builder()

@@ -61,7 +61,7 @@ public record Scenario(
         long seed,
         Window paymentSlow,
         Duration paymentSlowLatency,
-        ConnectionPool.Settings paymentPool,
+        ConnectionPool.PoolSettings paymentPool,
         ClientRetryPolicy clientRetries,
         int rate) {
 
@@ -144,7 +144,7 @@ public record Scenario(
                         + " recovered = goodput back to 95% of offered within "
                         + RECOVERY_BOUND.toMillis() + " ms of the trigger's end and staying there")
                 .paymentSlow(new Window(Duration.ofMillis(1_000), Duration.ofMillis(2_000)), BOOK_PAYMENT.multipliedBy(10))
-                .paymentPool(ConnectionPool.Settings.shipped(4))
+                .paymentPool(ConnectionPool.PoolSettings.shipped(4))
                 .clientRetries(ClientRetryPolicy.immediately(3))
                 .build();
     }
@@ -299,7 +299,7 @@ public record Scenario(
         private long seed = SEED;
         private Window paymentSlow;
         private Duration paymentSlowLatency = Duration.ZERO;
-        private ConnectionPool.Settings paymentPool;
+        private ConnectionPool.PoolSettings paymentPool;
         private ClientRetryPolicy clientRetries = ClientRetryPolicy.NONE;
         private int rate;
 
@@ -373,7 +373,7 @@ public record Scenario(
             return this;
         }
 
-        public Builder paymentPool(ConnectionPool.Settings pool) {
+        public Builder paymentPool(ConnectionPool.PoolSettings pool) {
             this.paymentPool = pool;
             return this;
         }

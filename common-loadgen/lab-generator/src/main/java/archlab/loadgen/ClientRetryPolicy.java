@@ -1,6 +1,6 @@
 package archlab.loadgen;
 
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.background.Backoff;
 import java.time.Duration;
 import java.util.Locale;
@@ -26,7 +26,7 @@ import java.util.SplittableRandom;
  * @param budget       the retry budget shared by every caller of the run, or {@code null} for none
  * @param seed         seeds the jitter: the same request waits the same back-off on every run and every checkpoint
  */
-public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration backoffCap, RetryBudget.Settings budget,
+public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration backoffCap, RetryBudget.BudgetSettings budget,
                                 long seed) {
 
     /** The longest back-off cap a policy may have: a caller that waits longer between attempts has gone home. */
@@ -69,7 +69,7 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
     }
 
     /** @return this policy with retry budget {@code b} */
-    public ClientRetryPolicy withBudget(RetryBudget.Settings b) {
+    public ClientRetryPolicy withBudget(RetryBudget.BudgetSettings b) {
         return new ClientRetryPolicy(maxAttempts, backoffBase, backoffCap, Objects.requireNonNull(b, "budget"), seed);
     }
 
@@ -79,8 +79,8 @@ public record ClientRetryPolicy(int maxAttempts, Duration backoffBase, Duration 
     }
 
     /** @return whether an attempt that ended as {@code outcome} is retried (if attempts and budget allow): a timeout, a failure or a refusal */
-    public boolean retriesAfter(Outcome outcome) {
-        return outcome == Outcome.TIMED_OUT || outcome == Outcome.FAILED || outcome == Outcome.REJECTED;
+    public boolean retriesAfter(RequestOutcome outcome) {
+        return outcome == RequestOutcome.TIMED_OUT || outcome == RequestOutcome.FAILED || outcome == RequestOutcome.REJECTED;
     }
 
     /**

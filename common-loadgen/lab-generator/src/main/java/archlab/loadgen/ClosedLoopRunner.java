@@ -1,8 +1,8 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.clock.NanoClock;
 import archlab.request.Deadline;
-import archlab.request.Outcome;
 import archlab.request.RequestContext;
 import archlab.trace.Trace;
 import java.time.Duration;
@@ -40,13 +40,13 @@ public final class ClosedLoopRunner {
      * @param latency     the latency of every request the service answered (not rejected, not pool exhausted), from
      *                    its send
      */
-    public record Result(int connections, double seconds, Map<Outcome, Long> outcomes, LatencySummary latency) {
-        public Result {
+    public record ClosedLoopResult(int connections, double seconds, Map<RequestOutcome, Long> outcomes, LatencySummary latency) {
+        public ClosedLoopResult {
             outcomes = Map.copyOf(outcomes);
         }
 
         /** @return requests of {@code outcome} */
-        public long count(Outcome outcome) {
+        public long count(RequestOutcome outcome) {
             return outcomes.getOrDefault(outcome, 0L);
         }
 
@@ -57,7 +57,7 @@ public final class ClosedLoopRunner {
 
         /** @return requests completed within their deadline per second of the run */
         public double completedPerSecond() {
-            return seconds <= 0 ? 0 : count(Outcome.COMPLETED) / seconds;
+            return seconds <= 0 ? 0 : count(RequestOutcome.COMPLETED) / seconds;
         }
     }
 
@@ -75,7 +75,7 @@ public final class ClosedLoopRunner {
      * @param threads       the kind of thread each worker runs on
      * @throws IllegalArgumentException for fewer than 1 connection or a duration or timeout not above zero
      */
-    public Result run(Workload workload, int connections, Duration duration, Duration timeout, long firstSequence,
+    public ClosedLoopResult run(Workload workload, int connections, Duration duration, Duration timeout, long firstSequence,
                       ThreadKind threads) throws InterruptedException {
         if (connections < 1) {
             throw new IllegalArgumentException("connections must be at least 1, was " + connections);
@@ -85,8 +85,8 @@ public final class ClosedLoopRunner {
         }
         AtomicLong sequence = new AtomicLong(firstSequence);
         LatencyHistogram latency = new LatencyHistogram();
-        Map<Outcome, LongAdder> counts = new EnumMap<>(Outcome.class);
-        for (Outcome o : Outcome.values()) {
+        Map<RequestOutcome, LongAdder> counts = new EnumMap<>(RequestOutcome.class);
+        for (RequestOutcome o : RequestOutcome.values()) {
             counts.put(o, new LongAdder());
         }
         long timeoutNanos = timeout.toNanos();
@@ -107,9 +107,9 @@ public final class ClosedLoopRunner {
                 }
                 long answered = clock.nanoTime();
                 lastAnswer.accumulateAndGet(answered, Math::max);
-                Outcome outcome = PhaseTally.classify(answered - sent, timeoutNanos, error);
+                RequestOutcome outcome = PhaseTally.classify(answered - sent, timeoutNanos, error);
                 counts.get(outcome).increment();
-                if (outcome != Outcome.REJECTED && outcome != Outcome.POOL_EXHAUSTED) { // as the open loop: no answer
+                if (outcome != RequestOutcome.REJECTED && outcome != RequestOutcome.POOL_EXHAUSTED) { // as the open loop: no answer
                     latency.record(answered - sent);
                 }
             }
@@ -125,12 +125,12 @@ public final class ClosedLoopRunner {
             t.join(Duration.ofNanos(Math.max(1, joinBy - System.nanoTime())));
             t.interrupt(); // a straggler past the grace stops at its next request
         }
-        Map<Outcome, Long> outcomes = new EnumMap<>(Outcome.class);
+        Map<RequestOutcome, Long> outcomes = new EnumMap<>(RequestOutcome.class);
         counts.forEach((o, c) -> {
             if (c.sum() > 0) {
                 outcomes.put(o, c.sum());
             }
         });
-        return new Result(connections, (lastAnswer.get() - start) / 1e9, outcomes, latency.summary());
+        return new ClosedLoopResult(connections, (lastAnswer.get() - start) / 1e9, outcomes, latency.summary());
     }
 }

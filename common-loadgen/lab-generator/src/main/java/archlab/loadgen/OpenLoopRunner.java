@@ -1,8 +1,8 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.request.Deadline;
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
 import archlab.request.RequestContext;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
@@ -166,8 +166,8 @@ public final class OpenLoopRunner {
         phase.lastEnd.accumulate(endNanos);
         phase.attempts.increment();
         long latencyNanos = endNanos - plannedNanos;
-        Outcome outcome = phase.classify(latencyNanos, error);
-        if (outcome == Outcome.TIMED_OUT) {
+        RequestOutcome outcome = phase.classify(latencyNanos, error);
+        if (outcome == RequestOutcome.TIMED_OUT) {
             phase.maxOverrun.accumulate(latencyNanos - phase.timeoutNanos);
         }
         phase.record(operation, outcome, latencyNanos, error);

@@ -1,7 +1,7 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
 import archlab.request.PoolExhaustedException;
 import archlab.request.RequestRejectedException;
 import archlab.timeline.HiccupSummary;
@@ -100,38 +100,38 @@ final class PhaseTally {
     }
 
     /** Counts a request's end: its outcome per operation, on the timeline, its cause, its latency unless refused. */
-    void record(String operation, Outcome outcome, long latencyNanos, Throwable error) {
+    void record(String operation, RequestOutcome outcome, long latencyNanos, Throwable error) {
         OperationTally op = operations.computeIfAbsent(operation, OperationTally::new);
         op.count(outcome);
         recorder.ended(outcome, latencyNanos);
-        if (outcome == Outcome.TIMED_OUT || outcome == Outcome.FAILED) {
+        if (outcome == RequestOutcome.TIMED_OUT || outcome == RequestOutcome.FAILED) {
             causes.merge(error == null ? "none" : error.getClass().getSimpleName(), 1L, Long::sum);
         }
-        if (outcome != Outcome.REJECTED && outcome != Outcome.POOL_EXHAUSTED) {
+        if (outcome != RequestOutcome.REJECTED && outcome != RequestOutcome.POOL_EXHAUSTED) {
             latency.record(latencyNanos);
             op.latency.record(latencyNanos);
         }
     }
 
     // tag::classify[]
-    Outcome classify(long latencyNanos, Throwable error) {
+    RequestOutcome classify(long latencyNanos, Throwable error) {
         return classify(latencyNanos, timeoutNanos, error);
     }
 
     /** The outcome of a request answered {@code latencyNanos} after its deadline's start, for any runner. */
-    static Outcome classify(long latencyNanos, long timeoutNanos, Throwable error) {
+    static RequestOutcome classify(long latencyNanos, long timeoutNanos, Throwable error) {
         if (error instanceof PoolExhaustedException) {
-            return Outcome.POOL_EXHAUSTED;
+            return RequestOutcome.POOL_EXHAUSTED;
         }
         // at or past the deadline, as Deadline.isExpired sees it: a request that gave up exactly at its
         // deadline (DeadlineExceededException) is timed out, never failed
         if (latencyNanos >= timeoutNanos) {
-            return Outcome.TIMED_OUT;
+            return RequestOutcome.TIMED_OUT;
         }
         if (error == null) {
-            return Outcome.COMPLETED;
+            return RequestOutcome.COMPLETED;
         }
-        return error instanceof RequestRejectedException ? Outcome.REJECTED : Outcome.FAILED;
+        return error instanceof RequestRejectedException ? RequestOutcome.REJECTED : RequestOutcome.FAILED;
     }
     // end::classify[]
 
@@ -160,7 +160,7 @@ final class PhaseTally {
     /** One operation's outcomes and latency. */
     private static final class OperationTally {
         final String operation;
-        final LongAdder[] outcomes = new LongAdder[Outcome.values().length];
+        final LongAdder[] outcomes = new LongAdder[RequestOutcome.values().length];
         final LatencyHistogram latency = new LatencyHistogram();
 
         OperationTally(String operation) {
@@ -170,7 +170,7 @@ final class PhaseTally {
             }
         }
 
-        void count(Outcome outcome) {
+        void count(RequestOutcome outcome) {
             outcomes[outcome.ordinal()].increment();
         }
 

@@ -25,8 +25,8 @@ public final class RetryBudget {
      * @param ratio   retries earned per first attempt, in [0, 1]
      * @param reserve retries the balance holds at most (and starts with); at least 1
      */
-    public record Settings(double ratio, int reserve) {
-        public Settings {
+    public record BudgetSettings(double ratio, int reserve) {
+        public BudgetSettings {
             if (!(ratio >= 0 && ratio <= 1)) {
                 throw new IllegalArgumentException("a retry budget's ratio must be in [0, 1], was " + ratio);
             }
@@ -49,7 +49,7 @@ public final class RetryBudget {
     private final LongAdder granted = new LongAdder();
     private final LongAdder denied = new LongAdder();
 
-    public RetryBudget(Settings settings) {
+    public RetryBudget(BudgetSettings settings) {
         this.depositMilli = Math.round(settings.ratio() * MILLI);
         this.capacityMilli = settings.reserve() * MILLI;
         this.balanceMilli = new AtomicLong(capacityMilli);

@@ -1,9 +1,9 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import archlab.request.Deadline;
 import archlab.request.DeadlineExceededException;
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
 import archlab.request.RequestContext;
 import archlab.trace.Trace;
 import java.util.concurrent.CompletableFuture;
@@ -69,7 +69,7 @@ final class RetryingCaller {
             }
         } catch (RuntimeException | Error e) {
             // a bug of the runner's own (a back-off it cannot compute): the request still ends, as failed
-            last = new Attempt(Outcome.FAILED, e, tally.clock.nanoTime());
+            last = new Attempt(RequestOutcome.FAILED, e, tally.clock.nanoTime());
         }
         tally.lastEnd.accumulate(last.endNanos());
         tally.record(operation, last.outcome(), last.endNanos() - plannedNanos, last.error());
@@ -108,7 +108,7 @@ final class RetryingCaller {
         Answer got = awaitUntil(answer, deadlineNanos);
         if (got == null) {
             tally.abandoned.increment();
-            return new Attempt(Outcome.TIMED_OUT, GAVE_UP, Math.max(deadlineNanos, clock.nanoTime()));
+            return new Attempt(RequestOutcome.TIMED_OUT, GAVE_UP, Math.max(deadlineNanos, clock.nanoTime()));
         }
         // classified and timed by when the attempt answered, not by when its caller's thread woke up to it
         return new Attempt(tally.classify(got.endNanos() - attemptPlanned, got.error()), got.error(), got.endNanos());
@@ -139,7 +139,7 @@ final class RetryingCaller {
     // end::retries[]
 
     /** How one attempt ended, as its caller saw it. */
-    private record Attempt(Outcome outcome, Throwable error, long endNanos) {
+    private record Attempt(RequestOutcome outcome, Throwable error, long endNanos) {
     }
 
     /** What an attempt's own thread saw: its error (null: none) and when it answered, on the run's clock. */

@@ -1,6 +1,6 @@
 package archlab.loadgen;
 
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.HiccupSummary;
 import archlab.timeline.RunTimeline;
 import archlab.trace.SegmentTable.SegmentRow;
@@ -186,7 +186,7 @@ public record RunResult(
     }
 
     /**
-     * How requests ended, one count per {@link Outcome}: of a whole run, or of one operation.
+     * How requests ended, one count per {@link RequestOutcome}: of a whole run, or of one operation.
      *
      * @param completed     ok within the timeout (when callers retry: the last attempt was, within its own timeout)
      * @param timedOut      finished at or after planned start + timeout (the deadline had expired; when callers
@@ -198,14 +198,14 @@ public record RunResult(
     public record Outcomes(long completed, long timedOut, long failed, long rejected, long poolExhausted) {
 
         /** @return the counts {@code count} gives for each outcome */
-        public static Outcomes counted(ToLongFunction<Outcome> count) {
-            return new Outcomes(count.applyAsLong(Outcome.COMPLETED), count.applyAsLong(Outcome.TIMED_OUT),
-                    count.applyAsLong(Outcome.FAILED), count.applyAsLong(Outcome.REJECTED),
-                    count.applyAsLong(Outcome.POOL_EXHAUSTED));
+        public static Outcomes counted(ToLongFunction<RequestOutcome> count) {
+            return new Outcomes(count.applyAsLong(RequestOutcome.COMPLETED), count.applyAsLong(RequestOutcome.TIMED_OUT),
+                    count.applyAsLong(RequestOutcome.FAILED), count.applyAsLong(RequestOutcome.REJECTED),
+                    count.applyAsLong(RequestOutcome.POOL_EXHAUSTED));
         }
 
         /** @return how many requests ended as {@code outcome} */
-        public long count(Outcome outcome) {
+        public long count(RequestOutcome outcome) {
             return switch (outcome) {
                 case COMPLETED -> completed;
                 case TIMED_OUT -> timedOut;

@@ -1,7 +1,7 @@
 package archlab.timeline;
 
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,12 +36,12 @@ import org.HdrHistogram.HistogramIterationValue;
  */
 public final class IntervalRecorder implements AutoCloseable {
 
-    private static final int OUTCOMES = Outcome.values().length;
+    private static final int OUTCOMES = RequestOutcome.values().length;
     /** The series the hot path writes: one per outcome (indexed by ordinal), then these two. */
     private static final int STARTED = OUTCOMES;
     private static final int RETRIED = OUTCOMES + 1;
     /** The outcomes whose latencies are the interval's latency: the requests that got an answer or timed out. */
-    private static final Outcome[] ANSWERED = {Outcome.COMPLETED, Outcome.TIMED_OUT, Outcome.FAILED};
+    private static final RequestOutcome[] ANSWERED = {RequestOutcome.COMPLETED, RequestOutcome.TIMED_OUT, RequestOutcome.FAILED};
 
     private final NanoClock clock;
     private final TimelineSettings settings;
@@ -119,7 +119,7 @@ public final class IntervalRecorder implements AutoCloseable {
         startedSample = samples[STARTED];
         retriedSample = samples[RETRIED];
         latency = newHistogram();
-        for (Outcome answered : ANSWERED) {
+        for (RequestOutcome answered : ANSWERED) {
             latencyOf[answered.ordinal()] = latency;
         }
         runHiccups = newHistogram();
@@ -159,7 +159,7 @@ public final class IntervalRecorder implements AutoCloseable {
     }
 
     /** A request ended as {@code outcome}, {@code latencyNanos} after its planned start. */
-    public void ended(Outcome outcome, long latencyNanos) {
+    public void ended(RequestOutcome outcome, long latencyNanos) {
         if (on) {
             series.record(outcome.ordinal(), clamp(latencyNanos));
         }
@@ -296,22 +296,22 @@ public final class IntervalRecorder implements AutoCloseable {
         }
         byte[][] encoded = new byte[Series.values().length][];
         encoded[Series.LATENCY.ordinal()] = IntervalHistograms.encode(latency, scratch);
-        encoded[Series.COMPLETED.ordinal()] = IntervalHistograms.encode(endedSample[Outcome.COMPLETED.ordinal()], scratch);
-        encoded[Series.TIMED_OUT.ordinal()] = IntervalHistograms.encode(endedSample[Outcome.TIMED_OUT.ordinal()], scratch);
-        encoded[Series.FAILED.ordinal()] = IntervalHistograms.encode(endedSample[Outcome.FAILED.ordinal()], scratch);
-        encoded[Series.REJECTED.ordinal()] = IntervalHistograms.encode(endedSample[Outcome.REJECTED.ordinal()], scratch);
+        encoded[Series.COMPLETED.ordinal()] = IntervalHistograms.encode(endedSample[RequestOutcome.COMPLETED.ordinal()], scratch);
+        encoded[Series.TIMED_OUT.ordinal()] = IntervalHistograms.encode(endedSample[RequestOutcome.TIMED_OUT.ordinal()], scratch);
+        encoded[Series.FAILED.ordinal()] = IntervalHistograms.encode(endedSample[RequestOutcome.FAILED.ordinal()], scratch);
+        encoded[Series.REJECTED.ordinal()] = IntervalHistograms.encode(endedSample[RequestOutcome.REJECTED.ordinal()], scratch);
         encoded[Series.POOL_EXHAUSTED.ordinal()] =
-                IntervalHistograms.encode(endedSample[Outcome.POOL_EXHAUSTED.ordinal()], scratch);
+                IntervalHistograms.encode(endedSample[RequestOutcome.POOL_EXHAUSTED.ordinal()], scratch);
         encoded[Series.SEND_LAG.ordinal()] = IntervalHistograms.encode(startedSample, scratch);
         encoded[Series.HICCUP.ordinal()] = IntervalHistograms.encode(hiccupSample, scratch);
         encoded[Series.RETRIED.ordinal()] = IntervalHistograms.encode(retriedSample, scratch);
         boolean any = latency.getTotalCount() > 0;
         Interval counted = Interval.builder().phase(phase).started(startedSample.getTotalCount())
-                .completed(endedSample[Outcome.COMPLETED.ordinal()].getTotalCount())
-                .timedOut(endedSample[Outcome.TIMED_OUT.ordinal()].getTotalCount())
-                .failed(endedSample[Outcome.FAILED.ordinal()].getTotalCount())
-                .rejected(endedSample[Outcome.REJECTED.ordinal()].getTotalCount())
-                .poolExhausted(endedSample[Outcome.POOL_EXHAUSTED.ordinal()].getTotalCount())
+                .completed(endedSample[RequestOutcome.COMPLETED.ordinal()].getTotalCount())
+                .timedOut(endedSample[RequestOutcome.TIMED_OUT.ordinal()].getTotalCount())
+                .failed(endedSample[RequestOutcome.FAILED.ordinal()].getTotalCount())
+                .rejected(endedSample[RequestOutcome.REJECTED.ordinal()].getTotalCount())
+                .poolExhausted(endedSample[RequestOutcome.POOL_EXHAUSTED.ordinal()].getTotalCount())
                 .latencyMicros(any ? latency.getValueAtPercentile(50) / 1_000L : 0,
                         any ? latency.getValueAtPercentile(99) / 1_000L : 0, any ? latency.getMaxValue() / 1_000L : 0)
                 .sendLagP99Micros(startedSample.getTotalCount() == 0 ? 0 : startedSample.getValueAtPercentile(99) / 1_000L)

@@ -12,11 +12,11 @@ import java.util.Locale;
  * have been healthy (completed ≥ {@value #SHARE_PERCENT} % of offered over the intervals before it, else there is
  * nothing to recover to); after it, the run has recovered at the first interval from which <em>every</em> window of
  * {@value #WINDOW} whole intervals to the end of the run completes at least {@value #SHARE_PERCENT} % of what it
- * offered; the verdict is {@link Verdict#YES} if that is within the bound of the trigger's end. Windows, not single
+ * offered; the verdict is {@link Recovered#YES} if that is within the bound of the trigger's end. Windows, not single
  * intervals: completions are counted when they end and offers when planned, so at the book's 150 requests per 100 ms
  * a healthy interval's share wobbles by a few percent around 100 %, and one interval alone would call a healthy run
- * "down" by chance; three together do not. A {@link Verdict#NO} while the machine itself
- * stalled (a hiccup of a fifth of an interval or more after the trigger) is {@link Verdict#NOT_JUDGED}: the probe, not
+ * "down" by chance; three together do not. A {@link Recovered#NO} while the machine itself
+ * stalled (a hiccup of a fifth of an interval or more after the trigger) is {@link Recovered#NOT_JUDGED}: the probe, not
  * the service, may have lost the intervals.
  *
  * <p>Intervals count completions by when they ended and offers by planned start ({@link Interval}); "whole" intervals
@@ -27,7 +27,7 @@ import java.util.Locale;
  * @param shares  what the timeline showed before and after the trigger
  * @param reason  one line saying why
  */
-public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String reason) {
+public record Recovery(Recovered verdict, Trigger trigger, Shares shares, String reason) {
 
     /**
      * The trigger a run must recover from.
@@ -62,12 +62,12 @@ public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String r
     public static final int WINDOW = 3;
 
     /** How a run came out of its trigger. */
-    public enum Verdict {
+    public enum Recovered {
         YES("yes"), NO("no"), NOT_HEALTHY_BEFORE("no (down before the trigger)"), NOT_JUDGED("not judged");
 
         private final String text;
 
-        Verdict(String text) {
+        Recovered(String text) {
             this.text = text;
         }
 
@@ -82,7 +82,7 @@ public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String r
      * @param triggerStart   when the trigger began, since the run began
      * @param triggerEnd     when it ended
      * @param bound          how soon after its end the run must be back
-     * @return the verdict; {@link Verdict#NOT_JUDGED} when the timeline cannot say (none recorded, no interval before
+     * @return the verdict; {@link Recovered#NOT_JUDGED} when the timeline cannot say (none recorded, no interval before
      *         the trigger, or none after the bound)
      */
     public static Recovery judge(RunTimeline timeline, Duration triggerStart, Duration triggerEnd, Duration bound) {
@@ -101,7 +101,7 @@ public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String r
         List<Interval> before = whole.stream().filter(i -> i.endMillis() <= startMs).toList();
         List<Interval> after = whole.stream().filter(i -> i.startMillis() >= endMs).toList();
         if (before.isEmpty() || after.size() < WINDOW || after.get(after.size() - WINDOW).startMillis() < endMs + boundMs) {
-            return new Recovery(Verdict.NOT_JUDGED, trigger, Shares.UNKNOWN,
+            return new Recovery(Recovered.NOT_JUDGED, trigger, Shares.UNKNOWN,
                     "the timeline has no whole interval before the trigger, or none after its end + bound");
         }
         double shareBefore = before.stream().mapToLong(Interval::completed).sum()
@@ -118,20 +118,20 @@ public record Recovery(Verdict verdict, Trigger trigger, Shares shares, String r
         }
         Shares shares = new Shares(recoveredAt, shareBefore, worstAfter);
         if (shareBefore < SHARE) {
-            return new Recovery(Verdict.NOT_HEALTHY_BEFORE, trigger, shares,
+            return new Recovery(Recovered.NOT_HEALTHY_BEFORE, trigger, shares,
                     String.format(Locale.ROOT, "completed %.0f%% of offered before the trigger: nothing to recover to", 100 * shareBefore));
         }
         if (!Double.isNaN(recoveredAt) && recoveredAt - endMs <= boundMs) {
-            return new Recovery(Verdict.YES, trigger, shares, String.format(Locale.ROOT,
+            return new Recovery(Recovered.YES, trigger, shares, String.format(Locale.ROOT,
                     "every %d-interval window from %.1f s on completed >= %s%% of offered (%.0f ms after the trigger ended)", WINDOW,
                     recoveredAt / 1e3, SHARE_PERCENT, recoveredAt - endMs));
         }
         long stallMicros = after.stream().mapToLong(Interval::hiccupMaxMicros).max().orElse(0);
         if (stallMicros >= STALL_FRACTION * interval.toNanos() / 1e3) {
-            return new Recovery(Verdict.NOT_JUDGED, trigger, shares, String.format(Locale.ROOT,
+            return new Recovery(Recovered.NOT_JUDGED, trigger, shares, String.format(Locale.ROOT,
                     "the machine stalled %.0f ms after the trigger: the intervals may have lost to the probe, not the service", stallMicros / 1e3));
         }
-        return new Recovery(Verdict.NO, trigger, shares, Double.isNaN(recoveredAt)
+        return new Recovery(Recovered.NO, trigger, shares, Double.isNaN(recoveredAt)
                 ? String.format(Locale.ROOT, "still below %s%% of offered in the run's last window", SHARE_PERCENT)
                 : String.format(Locale.ROOT, "back only at %.1f s, %.0f ms after the trigger ended (bound %.0f ms)",
                         recoveredAt / 1e3, recoveredAt - endMs, boundMs));

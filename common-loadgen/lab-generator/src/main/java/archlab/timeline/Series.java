@@ -37,11 +37,6 @@ public enum Series {
         this.name = name;
     }
 
-    /** @return the series' name in the log and the JSON, e.g. {@code "timed_out"} */
-    public String logName() {
-        return name;
-    }
-
     /**
      * @param phase the interval's phase ({@link Interval#RUN}, {@link Interval#WARMUP}, {@link Interval#JIT_WARMUP})
      * @return the histogram's tag in the log: null (untagged) for the run's latency, the series' name for the run's

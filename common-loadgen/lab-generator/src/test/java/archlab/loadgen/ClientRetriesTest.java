@@ -98,7 +98,7 @@ class ClientRetriesTest {
     @Test
     @DisplayName("a 10% budget with a reserve of 5 lets at most 5 + 10% of first attempts through as retries, however many fail")
     void budgetBoundsTheRetries() {
-        RunResult r = runner().run(spec(1_000, 100, ClientRetryPolicy.immediately(4).withBudget(new RetryBudget.Settings(0.10, 5))),
+        RunResult r = runner().run(spec(1_000, 100, ClientRetryPolicy.immediately(4).withBudget(new RetryBudget.BudgetSettings(0.10, 5))),
                 workload((seq, ctx) -> {
                     throw new IllegalStateException("down");
                 }));
@@ -160,7 +160,7 @@ class ClientRetriesTest {
     @Test
     @DisplayName("a budget starts full, earns ratio per first attempt up to its reserve, and refuses a retry it cannot pay for")
     void budgetAccounting() {
-        RetryBudget b = new RetryBudget(new RetryBudget.Settings(0.5, 2));
+        RetryBudget b = new RetryBudget(new RetryBudget.BudgetSettings(0.5, 2));
         assertThat(b.tryRetry()).isTrue();
         assertThat(b.tryRetry()).isTrue();
         assertThat(b.tryRetry()).isFalse();
@@ -174,8 +174,8 @@ class ClientRetriesTest {
         assertThat(b.balance()).as("never above the reserve").isEqualTo(2.0);
         assertThat(b.granted()).isEqualTo(3);
         assertThat(b.denied()).isEqualTo(2);
-        assertThatThrownBy(() -> new RetryBudget.Settings(1.5, 1)).hasMessageContaining("ratio must be in [0, 1], was 1.5");
-        assertThatThrownBy(() -> new RetryBudget.Settings(0.1, 0)).hasMessageContaining("reserve must be at least 1, was 0");
+        assertThatThrownBy(() -> new RetryBudget.BudgetSettings(1.5, 1)).hasMessageContaining("ratio must be in [0, 1], was 1.5");
+        assertThatThrownBy(() -> new RetryBudget.BudgetSettings(0.1, 0)).hasMessageContaining("reserve must be at least 1, was 0");
     }
 
     @Test

@@ -1,10 +1,10 @@
 package archlab.loadgen;
 
+import archlab.request.RequestOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
 import archlab.request.RequestContext;
 import archlab.request.RequestRejectedException;
 import java.time.Duration;
@@ -51,25 +51,25 @@ class ClosedLoopRunnerTest {
     @DisplayName("a closed loop keeps at most one request per connection in flight, numbers them on from firstSequence, and counts latency from each send")
     void oneOutstandingPerConnection() throws Exception {
         Slow slow = new Slow(20);
-        ClosedLoopRunner.Result r = new ClosedLoopRunner(NanoClock.SYSTEM)
+        ClosedLoopRunner.ClosedLoopResult r = new ClosedLoopRunner(NanoClock.SYSTEM)
                 .run(slow, 4, Duration.ofMillis(300), Duration.ofSeconds(1), 1000, ThreadKind.PLATFORM);
         assertThat(slow.mostInFlight.get()).isBetween(1L, 4L);
         assertThat(slow.sequences.keySet()).allSatisfy(n -> assertThat(n).isGreaterThan(1000L));
         assertThat(r.answered()).isEqualTo(slow.sequences.size());
-        assertThat(r.count(Outcome.REJECTED)).isPositive();
-        assertThat(r.count(Outcome.COMPLETED) + r.count(Outcome.REJECTED)).isEqualTo(r.answered());
+        assertThat(r.count(RequestOutcome.REJECTED)).isPositive();
+        assertThat(r.count(RequestOutcome.COMPLETED) + r.count(RequestOutcome.REJECTED)).isEqualTo(r.answered());
         // latency from the send: about the service's 20 ms, never the run's length
         assertThat(r.latency().p50Micros()).isBetween(20_000L, 250_000L);
-        assertThat(r.latency().count()).isEqualTo(r.count(Outcome.COMPLETED));
-        assertThat(r.completedPerSecond()).isEqualTo(r.count(Outcome.COMPLETED) / r.seconds());
+        assertThat(r.latency().count()).isEqualTo(r.count(RequestOutcome.COMPLETED));
+        assertThat(r.completedPerSecond()).isEqualTo(r.count(RequestOutcome.COMPLETED) / r.seconds());
     }
 
     @Test
     @DisplayName("a request answered at or past its deadline (its send + the timeout) is timed out, as in the open loop")
     void lateAnswerIsTimedOut() throws Exception {
-        ClosedLoopRunner.Result r = new ClosedLoopRunner(NanoClock.SYSTEM)
+        ClosedLoopRunner.ClosedLoopResult r = new ClosedLoopRunner(NanoClock.SYSTEM)
                 .run(new Slow(30), 2, Duration.ofMillis(300), Duration.ofMillis(10), 0, ThreadKind.VIRTUAL);
-        assertThat(r.count(Outcome.TIMED_OUT)).isEqualTo(r.answered()).isPositive();
+        assertThat(r.count(RequestOutcome.TIMED_OUT)).isEqualTo(r.answered()).isPositive();
     }
 
     @Test

@@ -2,7 +2,7 @@ package archlab.timeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.loadgen.testing.FakeClock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,17 +29,17 @@ class IntervalLogTest {
         IntervalRecorder r = IntervalRecorder.start(clock, TimelineSettings.DEFAULT);
         try {
             r.beginPhase(Interval.WARMUP);
-            r.ended(Outcome.COMPLETED, 3 * MS);
+            r.ended(RequestOutcome.COMPLETED, 3 * MS);
             clock.advance(20 * MS);
             r.beginPhase(Interval.RUN);
-            r.ended(Outcome.COMPLETED, 4 * MS);
-            r.ended(Outcome.COMPLETED, 6 * MS);
-            r.ended(Outcome.FAILED, 1 * MS);
-            r.ended(Outcome.REJECTED, 1_000);
+            r.ended(RequestOutcome.COMPLETED, 4 * MS);
+            r.ended(RequestOutcome.COMPLETED, 6 * MS);
+            r.ended(RequestOutcome.FAILED, 1 * MS);
+            r.ended(RequestOutcome.REJECTED, 1_000);
             clock.advance(40 * MS);
             r.beginPhase(Interval.RUN); // a new interval of the same phase: how the sampler cuts them
-            r.ended(Outcome.TIMED_OUT, 210 * MS);
-            r.ended(Outcome.COMPLETED, 5 * MS);
+            r.ended(RequestOutcome.TIMED_OUT, 210 * MS);
+            r.ended(RequestOutcome.COMPLETED, 5 * MS);
             clock.advance(30 * MS);
             return r.finish();
         } finally {

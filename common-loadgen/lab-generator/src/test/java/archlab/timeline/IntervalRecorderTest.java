@@ -2,7 +2,7 @@ package archlab.timeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.loadgen.testing.FakeClock;
 import java.time.Duration;
 import java.util.List;
@@ -33,19 +33,19 @@ class IntervalRecorderTest {
             r.beginPhase(Interval.WARMUP);
             r.planned(clock.nanoTime(), everyTenMillis(3));
             r.started(0);
-            r.ended(Outcome.COMPLETED, 2 * MS);
+            r.ended(RequestOutcome.COMPLETED, 2 * MS);
             r.started(0);
-            r.ended(Outcome.COMPLETED, 4 * MS);
+            r.ended(RequestOutcome.COMPLETED, 4 * MS);
             clock.advance(30 * MS);
             r.beginPhase(Interval.RUN);
             r.planned(clock.nanoTime() + MS, everyTenMillis(4));
             for (int i = 1; i <= 4; i++) {
                 r.started(i * 100_000L);
             }
-            r.ended(Outcome.COMPLETED, 5 * MS);
-            r.ended(Outcome.COMPLETED, 7 * MS);
-            r.ended(Outcome.TIMED_OUT, 200 * MS);
-            r.ended(Outcome.REJECTED, 1_000);
+            r.ended(RequestOutcome.COMPLETED, 5 * MS);
+            r.ended(RequestOutcome.COMPLETED, 7 * MS);
+            r.ended(RequestOutcome.TIMED_OUT, 200 * MS);
+            r.ended(RequestOutcome.REJECTED, 1_000);
             clock.advance(40 * MS);
             return r.finish();
         } finally {
@@ -110,9 +110,9 @@ class IntervalRecorderTest {
             r.beginPhase(Interval.RUN);
             for (int i = 0; i < 20_000; i++) { // warm: class loading and the first compilations are not per request
                 r.started(i);
-                r.ended(Outcome.COMPLETED, i * 1_000L);
+                r.ended(RequestOutcome.COMPLETED, i * 1_000L);
             }
-            Outcome[] outcomes = Outcome.values();
+            RequestOutcome[] outcomes = RequestOutcome.values();
             long id = Thread.currentThread().threadId();
             long before = threads.getThreadAllocatedBytes(id);
             for (int i = 0; i < 100_000; i++) {
@@ -132,7 +132,7 @@ class IntervalRecorderTest {
         IntervalRecorder r = IntervalRecorder.start(new FakeClock(), TimelineSettings.OFF);
         r.beginPhase(Interval.RUN);
         r.started(1);
-        r.ended(Outcome.COMPLETED, 1);
+        r.ended(RequestOutcome.COMPLETED, 1);
         assertThat(r.finish()).isSameAs(RunTimeline.NONE);
         assertThat(r.hiccups()).isSameAs(HiccupSummary.NONE);
     }
@@ -144,7 +144,7 @@ class IntervalRecorderTest {
         IntervalRecorder r = IntervalRecorder.start(clock, TimelineSettings.DEFAULT);
         try {
             r.beginPhase(Interval.RUN);
-            r.ended(Outcome.TIMED_OUT, Long.MAX_VALUE);
+            r.ended(RequestOutcome.TIMED_OUT, Long.MAX_VALUE);
             r.started(-5);
             clock.advance(MS);
             Interval run = r.finish().intervals().get(0);

@@ -2,7 +2,7 @@ package archlab.timeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import archlab.timeline.Recovery.Verdict;
+import archlab.timeline.Recovery.Recovered;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +39,7 @@ class RecoveryTest {
     @DisplayName("a dip during the trigger, back to full goodput 200 ms after it: yes, recovered at 1.7 s")
     void recoversWithinTheBound() {
         Recovery r = judge(run(k -> k >= 10 && k < 17 ? 60 : 150, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.YES);
+        assertThat(r.verdict()).isEqualTo(Recovered.YES);
         assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_700.0);
         assertThat(r.shares().worstShareAfter()).isEqualTo(0.6);
     }
@@ -55,7 +55,7 @@ class RecoveryTest {
             case 23 -> 161;
             default -> 150;
         }, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.YES);
+        assertThat(r.verdict()).isEqualTo(Recovered.YES);
         assertThat(r.shares().recoveredAtMillis()).isEqualTo(1_500.0);
         assertThat(r.line()).startsWith("recovery=yes trigger_end=1.5s bound=500ms recovered_at=1.5s");
     }
@@ -64,7 +64,7 @@ class RecoveryTest {
     @DisplayName("down from the trigger to the end of the run: no, never recovered")
     void staysDown() {
         Recovery r = judge(run(k -> k >= 10 ? 40 : 150, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.NO);
+        assertThat(r.verdict()).isEqualTo(Recovered.NO);
         assertThat(r.shares().recoveredAtMillis()).isNaN();
         assertThat(r.reason()).contains("still below 95%");
     }
@@ -73,7 +73,7 @@ class RecoveryTest {
     @DisplayName("back, but only 800 ms after the trigger (bound 500 ms): no")
     void backTooLate() {
         Recovery r = judge(run(k -> k >= 10 && k < 23 ? 100 : 150, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.NO);
+        assertThat(r.verdict()).isEqualTo(Recovered.NO);
         assertThat(r.shares().recoveredAtMillis()).as("the first window of three from 2.3 s").isEqualTo(2_300.0);
     }
 
@@ -81,7 +81,7 @@ class RecoveryTest {
     @DisplayName("one bad interval late in the run undoes an early recovery: every window to the end must keep up")
     void aRelapseCounts() {
         Recovery r = judge(run(k -> (k >= 10 && k < 16) || k == 26 ? 60 : 150, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.NO);
+        assertThat(r.verdict()).isEqualTo(Recovered.NO);
         assertThat(r.shares().recoveredAtMillis()).isEqualTo(2_700.0);
     }
 
@@ -89,7 +89,7 @@ class RecoveryTest {
     @DisplayName("a run that completed 70% before the trigger has nothing to recover to")
     void downBeforeTheTrigger() {
         Recovery r = judge(run(k -> 105, -1));
-        assertThat(r.verdict()).isEqualTo(Verdict.NOT_HEALTHY_BEFORE);
+        assertThat(r.verdict()).isEqualTo(Recovered.NOT_HEALTHY_BEFORE);
         assertThat(r.verdict().text()).isEqualTo("no (down before the trigger)");
     }
 
@@ -97,7 +97,7 @@ class RecoveryTest {
     @DisplayName("a 'no' while the machine stalled 40 ms after the trigger is not judged")
     void stalledMachineIsNotJudged() {
         Recovery r = judge(run(k -> k >= 10 ? 40 : 150, 20));
-        assertThat(r.verdict()).isEqualTo(Verdict.NOT_JUDGED);
+        assertThat(r.verdict()).isEqualTo(Recovered.NOT_JUDGED);
         assertThat(r.reason()).contains("stalled 40 ms");
     }
 
@@ -105,6 +105,6 @@ class RecoveryTest {
     @DisplayName("a timeline without intervals after the trigger's end + bound cannot say")
     void tooShort() {
         assertThat(Recovery.judge(run(k -> 150, -1), INTERVAL, FROM, Duration.ofMillis(2_500), BOUND).verdict())
-                .isEqualTo(Verdict.NOT_JUDGED);
+                .isEqualTo(Recovered.NOT_JUDGED);
     }
 }

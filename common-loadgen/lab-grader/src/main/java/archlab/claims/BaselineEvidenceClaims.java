@@ -41,7 +41,7 @@ final class BaselineEvidenceClaims {
                         .judge(BaselineEvidenceClaims::chargedNotPaid).build());
     }
 
-    static Verdict paysSerialised(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict paysSerialised(Checkpoint checkpoint) throws Exception {
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, SLOW_CHARGE, Duration.ZERO);
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             List<String> ids = new ArrayList<>();
@@ -58,20 +58,20 @@ final class BaselineEvidenceClaims {
             }
             double wallMillis = (System.nanoTime() - start) / 1e6;
             int most = bench.charges.most();
-            return Verdict.of(most == 1, String.format(Locale.ROOT,
+            return ClaimVerdict.of(most == 1, String.format(Locale.ROOT,
                     "%d concurrent pays with a %d ms charge: at most %d charge(s) in flight at once, %.1f ms in all",
                     CONCURRENT_PAYS, SLOW_CHARGE.toMillis(), most, wallMillis));
         }
     }
 
-    static Verdict getHeld(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict getHeld(Checkpoint checkpoint) throws Exception {
         return ReadsDuringSlowPay.measure(checkpoint).judgeHeld();
     }
 
-    static Verdict chargedNotPaid(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict chargedNotPaid(Checkpoint checkpoint) throws Exception {
         BookLoad load = BookLoad.run(checkpoint);
         long stranded = load.money().chargedButNotPaid();
-        return Verdict.of(stranded > 0, String.format(Locale.ROOT,
+        return ClaimVerdict.of(stranded > 0, String.format(Locale.ROOT,
                 "charges %d, PAID orders %d, charged but not PAID %d (timed out %d of %d; %s)",
                 load.money().charges(), load.money().paidOrders(), stranded, load.run().timedOut(), load.run().offered(),
                 load.describeSchedule()));

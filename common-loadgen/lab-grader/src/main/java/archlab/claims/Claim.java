@@ -22,7 +22,7 @@ public record Claim(String id, Suite suite, String section, int points, boolean 
     @FunctionalInterface
     public interface Judge {
         /** @return the verdict; exceptions count as a failure of the solution and are reported with the claim */
-        Verdict judge(Checkpoint checkpoint) throws Exception;
+        ClaimVerdict judge(Checkpoint checkpoint) throws Exception;
     }
 
     public Claim {

@@ -113,7 +113,7 @@ public final class ClaimsRun {
     public void finish() {
         List<Judgement> inOrder = refusals.isEmpty()
                 ? claims.stream().flatMap(c -> judgements.stream().filter(j -> j.claim().equals(c)).limit(1)).toList()
-                : claims.stream().map(c -> new Judgement(c, Verdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
+                : claims.stream().map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
         String title = switch (mode) {
             case GRADE -> "grade " + chapter;
             case MATRIX -> "claims of every chapter";

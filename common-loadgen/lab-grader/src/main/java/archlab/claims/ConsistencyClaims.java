@@ -65,7 +65,7 @@ final class ConsistencyClaims {
                         .judge(ConsistencyClaims::concurrentReaders).build());
     }
 
-    static Verdict readsOwnWrites(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict readsOwnWrites(Checkpoint checkpoint) throws Exception {
         StubBehaviour payment = StubBehaviour.constant(CHARGE).withErrors(callIndex -> callIndex == 0);
         List<String> wrong = new ArrayList<>();
         List<String> seen = new ArrayList<>();
@@ -103,7 +103,7 @@ final class ConsistencyClaims {
 
             seen.add(notFoundThenCreated(bench, wrong));
         }
-        return Verdict.of(wrong.isEmpty(), (wrong.isEmpty() ? "every read showed the write before it" : "stale: " + String.join("; ", wrong))
+        return ClaimVerdict.of(wrong.isEmpty(), (wrong.isEmpty() ? "every read showed the write before it" : "stale: " + String.join("; ", wrong))
                 + " (" + String.join(", ", seen) + ")");
     }
 
@@ -193,7 +193,7 @@ final class ConsistencyClaims {
         }
     }
 
-    static Verdict concurrentReaders(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict concurrentReaders(Checkpoint checkpoint) throws Exception {
         int orders = 40;
         int readers = 4;
         int payers = 4;
@@ -262,7 +262,7 @@ final class ConsistencyClaims {
             long longestNanos = staleReads.stream().mapToLong(s -> s[0]).max().orElse(0);
             String measured = String.format(Locale.ROOT, "%d of %d pays answered PAID; %d gets by %d readers; %d stale read(s) after a PAID answer, the latest %.1f ms after it",
                     paid, orders, reads, readers, staleReads.size(), longestNanos / 1e6);
-            return Verdict.of(paid == orders && staleReads.isEmpty(), measured);
+            return ClaimVerdict.of(paid == orders && staleReads.isEmpty(), measured);
         }
     }
 }

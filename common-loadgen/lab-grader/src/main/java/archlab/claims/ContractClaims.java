@@ -44,18 +44,18 @@ final class ContractClaims {
     private static final List<OrderPort.Line> TWO_LINES =
             List.of(new OrderPort.Line("sku-a", 2, 1999), new OrderPort.Line("sku-b", 1, 500));
 
-    static Verdict createAndGet(Checkpoint checkpoint) {
+    static ClaimVerdict createAndGet(Checkpoint checkpoint) {
         try (Bench bench = Bench.book(checkpoint)) {
             OrderPort.OrderView created = bench.port.create(request(TIMEOUT), "cust-1", TWO_LINES);
             OrderPort.OrderView read = bench.port.get(request(TIMEOUT), created.id());
             OrderPort.OrderView other = bench.port.create(request(TIMEOUT), "cust-1", TWO_LINES);
             boolean holds = created.status().equals("CREATED") && created.version() == 0 && created.totalCents() == 4498
                     && read.equals(created) && !other.id().equals(created.id());
-            return Verdict.of(holds, "created " + created + ", get " + read + ", second id " + other.id());
+            return ClaimVerdict.of(holds, "created " + created + ", get " + read + ", second id " + other.id());
         }
     }
 
-    static Verdict payOnce(Checkpoint checkpoint) {
+    static ClaimVerdict payOnce(Checkpoint checkpoint) {
         try (Bench bench = Bench.book(checkpoint)) {
             OrderPort.OrderView created = bench.port.create(request(TIMEOUT), "cust-1", TWO_LINES);
             OrderPort.OrderView paid = bench.port.pay(request(TIMEOUT), created.id());
@@ -69,22 +69,22 @@ final class ContractClaims {
             long cents = bench.payments.ledger().chargesFor(created.id()).stream().mapToLong(c -> c.amountCents()).sum();
             boolean holds = paid.status().equals("PAID") && paid.version() > created.version() && bench.port.isPaid(created.id())
                     && charges == 1 && cents == 4498 && again.equals(Kind.INVALID_STATE.name());
-            return Verdict.of(holds, String.format(Locale.ROOT, "pay answered %s; isPaid=%s; second pay %s; charges %d totalling %d cents",
+            return ClaimVerdict.of(holds, String.format(Locale.ROOT, "pay answered %s; isPaid=%s; second pay %s; charges %d totalling %d cents",
                     paid, bench.port.isPaid(created.id()), again, charges, cents));
         }
     }
 
-    static Verdict notFound(Checkpoint checkpoint) {
+    static ClaimVerdict notFound(Checkpoint checkpoint) {
         try (Bench bench = Bench.book(checkpoint)) {
             String get = kindOf(() -> bench.port.get(request(TIMEOUT), "no-such-order"));
             String pay = kindOf(() -> bench.port.pay(request(TIMEOUT), "no-such-order"));
             String touched = touched(bench);
             boolean holds = get.equals("NOT_FOUND") && pay.equals("NOT_FOUND") && touched.isEmpty();
-            return Verdict.of(holds, "get " + get + ", pay " + pay + (touched.isEmpty() ? ", no downstream touched" : ", but " + touched));
+            return ClaimVerdict.of(holds, "get " + get + ", pay " + pay + (touched.isEmpty() ? ", no downstream touched" : ", but " + touched));
         }
     }
 
-    static Verdict badInput(Checkpoint checkpoint) {
+    static ClaimVerdict badInput(Checkpoint checkpoint) {
         try (Bench bench = Bench.book(checkpoint)) {
             List<String> wrong = new ArrayList<>();
             List<OrderPort.Line> nullLine = Arrays.asList((OrderPort.Line) null);
@@ -102,7 +102,7 @@ final class ContractClaims {
             bad(wrong, "null id to pay", () -> bench.port.pay(request(TIMEOUT), null), true);
             String touched = touched(bench);
             boolean holds = wrong.isEmpty() && touched.isEmpty();
-            return Verdict.of(holds, (wrong.isEmpty() ? "11 bad requests, each a clear error" : "unclear: " + String.join("; ", wrong))
+            return ClaimVerdict.of(holds, (wrong.isEmpty() ? "11 bad requests, each a clear error" : "unclear: " + String.join("; ", wrong))
                     + (touched.isEmpty() ? "; no downstream touched" : "; but " + touched));
         }
     }

@@ -55,7 +55,7 @@ final class HardeningClaims {
      * the request waits for it). A bench whose overrun the machine's stalls during it could explain (a stall beyond
      * the bound, and the overrun no longer than the bound plus every stall of 1 ms or more summed) is not judged.
      */
-    static Verdict deadlineKept(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict deadlineKept(Checkpoint checkpoint) throws Exception {
         Duration deadline = Duration.ofMillis(200);
         List<Overrun> benches = new ArrayList<>();
         try (Bench bench = Bench.latencies(checkpoint, Duration.ofMillis(10), Duration.ofSeconds(1), Duration.ZERO)) {
@@ -77,9 +77,9 @@ final class HardeningClaims {
         boolean explained = benches.stream().filter(o -> o.nanos() > OVERRUN_BOUND.toNanos())
                 .allMatch(o -> o.stalledBeyondBound() && o.nanos() <= OVERRUN_BOUND.toNanos() + o.stalledNanos());
         if (!kept && explained) {
-            return Verdict.notJudged(measured);
+            return ClaimVerdict.notJudged(measured);
         }
-        return Verdict.of(kept, measured);
+        return ClaimVerdict.of(kept, measured);
     }
 
     /** One bench's latest answer past the deadline (0: none late) and the machine's stalls while it ran. */
@@ -119,7 +119,7 @@ final class HardeningClaims {
         }
     }
 
-    static Verdict reconciled(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict reconciled(Checkpoint checkpoint) throws Exception {
         try (Bench bench = Bench.of(checkpoint, StubBehaviour.constant(Duration.ofMillis(2)), StubBehaviour.constant(Duration.ofMillis(4)),
                 ErrorInjection.forStream(SEED, 1, 0.5), StubBehaviour.constant(Duration.ZERO))) {
             List<String> ids = payEach(bench, 20);
@@ -127,12 +127,12 @@ final class HardeningClaims {
                     () -> bench.payments.ledger().chargedButNot(bench.port::isPaid) == 0);
             long stranded = bench.payments.ledger().chargedButNot(bench.port::isPaid);
             long paid = ids.stream().filter(bench.port::isPaid).count();
-            return Verdict.of(settled, String.format(Locale.ROOT, "20 pays, %d replies lost: %d orders charged, %d PAID, charged but not PAID after 5 s: %d",
+            return ClaimVerdict.of(settled, String.format(Locale.ROOT, "20 pays, %d replies lost: %d orders charged, %d PAID, charged but not PAID after 5 s: %d",
                     bench.payments.lostReplies(), bench.payments.ledger().distinctOrdersCharged(), paid, stranded));
         }
     }
 
-    static Verdict noLeak(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict noLeak(Checkpoint checkpoint) throws Exception {
         try (Bench bench = Bench.of(checkpoint,
                 new StubBehaviour(archlab.downstream.LatencyModel.constant(Duration.ofMillis(2)), ErrorInjection.forStream(SEED, 2, 0.3)),
                 new StubBehaviour(archlab.downstream.LatencyModel.constant(Duration.ofMillis(4)), ErrorInjection.forStream(SEED, 3, 0.5)),
@@ -148,7 +148,7 @@ final class HardeningClaims {
             payAll(bench, ids);
             boolean balanced = Bench.eventually(Duration.ofSeconds(5), () -> leaked(bench, ids) == 0);
             long leaked = leaked(bench, ids);
-            return Verdict.of(balanced, String.format(Locale.ROOT, "%d pays, %d declined, %d inventory errors: %d units reserved, %d PAID orders, units leaked after 5 s: %d",
+            return ClaimVerdict.of(balanced, String.format(Locale.ROOT, "%d pays, %d declined, %d inventory errors: %d units reserved, %d PAID orders, units leaked after 5 s: %d",
                     ids.size(), bench.payments.declines(), bench.inventory.counters().injectedErrors(),
                     bench.inventory.totalReservedUnits(), ids.stream().filter(bench.port::isPaid).count(), leaked));
         }
@@ -160,7 +160,7 @@ final class HardeningClaims {
         return bench.inventory.totalReservedUnits() - paidUnits;
     }
 
-    static Verdict failFast(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict failFast(Checkpoint checkpoint) throws Exception {
         // a provider that does not answer: every charge runs into the caller's deadline (a decline would be instant)
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, Duration.ofSeconds(1), Duration.ZERO);
              HiccupProbe probe = HiccupProbe.start()) {
@@ -182,9 +182,9 @@ final class HardeningClaims {
                     Arrays.toString(millis), median, answers, probe.describe());
             boolean fast = median <= 10 && answers.stream().noneMatch("PAID"::equals);
             if (!fast && probe.stalledBeyond(Duration.ofMillis(50))) {
-                return Verdict.notJudged(measured);
+                return ClaimVerdict.notJudged(measured);
             }
-            return Verdict.of(fast, measured);
+            return ClaimVerdict.of(fast, measured);
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 
 /**
  * A claim judged against one solution: the verdict that counts and every attempt it took. A claim judged while the
- * machine stalled ({@link Verdict.Outcome#NOT_JUDGED}) is judged again, up to {@link #ATTEMPTS} times in all; if
+ * machine stalled ({@link ClaimVerdict.Outcome#NOT_JUDGED}) is judged again, up to {@link #ATTEMPTS} times in all; if
  * every attempt was disturbed, the claim stays not judged — never a pass or a fail.
  *
  * @param claim    the claim
@@ -19,7 +19,7 @@ import java.util.function.Supplier;
  * @param attempts how many attempts it took, 1..{@link #ATTEMPTS}
  * @param nanos    wall time of all attempts, ns
  */
-public record Judgement(Claim claim, Verdict verdict, int attempts, long nanos) {
+public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long nanos) {
 
     /** How many times a claim is judged before it is reported not judged. */
     public static final int ATTEMPTS = 3;
@@ -40,12 +40,12 @@ public record Judgement(Claim claim, Verdict verdict, int attempts, long nanos) 
         long start = System.nanoTime();
         List<String> disturbed = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
-            Verdict v = withinTimeLimit(claim, checkpoints);
-            if (v.outcome() != Verdict.Outcome.NOT_JUDGED || attempt == ATTEMPTS) {
-                if (!disturbed.isEmpty() && v.outcome() != Verdict.Outcome.NOT_JUDGED) {
-                    v = new Verdict(v.outcome(), v.measured() + " [after " + disturbed.size() + " attempt(s) the machine disturbed]");
-                } else if (v.outcome() == Verdict.Outcome.NOT_JUDGED) {
-                    v = new Verdict(v.outcome(), "not judged: the machine was busy in all " + ATTEMPTS + " attempts; last: " + v.measured());
+            ClaimVerdict v = withinTimeLimit(claim, checkpoints);
+            if (v.outcome() != ClaimVerdict.Outcome.NOT_JUDGED || attempt == ATTEMPTS) {
+                if (!disturbed.isEmpty() && v.outcome() != ClaimVerdict.Outcome.NOT_JUDGED) {
+                    v = new ClaimVerdict(v.outcome(), v.measured() + " [after " + disturbed.size() + " attempt(s) the machine disturbed]");
+                } else if (v.outcome() == ClaimVerdict.Outcome.NOT_JUDGED) {
+                    v = new ClaimVerdict(v.outcome(), "not judged: the machine was busy in all " + ATTEMPTS + " attempts; last: " + v.measured());
                 }
                 return new Judgement(claim, v, attempt, System.nanoTime() - start);
             }
@@ -53,37 +53,37 @@ public record Judgement(Claim claim, Verdict verdict, int attempts, long nanos) 
         }
     }
 
-    private static Verdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints) {
-        FutureTask<Verdict> attempt = new FutureTask<>(() -> once(claim, checkpoints.get()));
+    private static ClaimVerdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints) {
+        FutureTask<ClaimVerdict> attempt = new FutureTask<>(() -> once(claim, checkpoints.get()));
         // a neutral name: a thread named after its claim would tell the solution which claim judges it
         Thread.ofPlatform().daemon(true).name("grader-attempt").start(attempt);
         try {
             return attempt.get(TIME_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             attempt.cancel(true);
-            return Verdict.failed("the solution did not finish within " + TIME_LIMIT.toSeconds() + " s (the claim's thread was interrupted and left behind)");
+            return ClaimVerdict.failed("the solution did not finish within " + TIME_LIMIT.toSeconds() + " s (the claim's thread was interrupted and left behind)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             attempt.cancel(true);
-            return Verdict.failed("interrupted");
+            return ClaimVerdict.failed("interrupted");
         } catch (ExecutionException e) {
-            return Verdict.failed("the solution threw " + e.getCause());
+            return ClaimVerdict.failed("the solution threw " + e.getCause());
         }
     }
 
-    private static Verdict once(Claim claim, Checkpoint checkpoint) {
+    private static ClaimVerdict once(Claim claim, Checkpoint checkpoint) {
         try {
             return claim.judge().judge(checkpoint);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Verdict.failed("interrupted");
+            return ClaimVerdict.failed("interrupted");
         } catch (Exception | Error e) {
-            return Verdict.failed("the solution threw " + e);
+            return ClaimVerdict.failed("the solution threw " + e);
         }
     }
 
     public boolean passed() {
-        return verdict.outcome() == Verdict.Outcome.PASSED;
+        return verdict.outcome() == ClaimVerdict.Outcome.PASSED;
     }
 
     /** @return the failure message a grader reads: what was measured, what the claim needs, where the chapter explains it */

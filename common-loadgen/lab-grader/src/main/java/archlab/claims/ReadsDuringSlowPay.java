@@ -54,20 +54,20 @@ record ReadsDuringSlowPay(long getNanos, long createNanos, long probeWorstNanos)
     }
 
     /** 12.1's evidence: the get was held; a stall cannot fake a hold longer than itself. */
-    Verdict judgeHeld() {
+    ClaimVerdict judgeHeld() {
         boolean held = getNanos >= HELD_AT_LEAST.toNanos();
         if (held && probeWorstNanos >= HELD_AT_LEAST.toNanos()) {
-            return Verdict.notJudged(describe());
+            return ClaimVerdict.notJudged(describe());
         }
-        return Verdict.of(held, describe());
+        return ClaimVerdict.of(held, describe());
     }
 
     /** 12.2's lesson: neither was held; a slow answer while the machine stalled is not judged. */
-    Verdict judgeFree() {
+    ClaimVerdict judgeFree() {
         boolean free = getNanos <= FREE_AT_MOST.toNanos() && createNanos <= FREE_AT_MOST.toNanos();
         if (!free && probeWorstNanos > FREE_AT_MOST.toNanos() / 2) {
-            return Verdict.notJudged(describe());
+            return ClaimVerdict.notJudged(describe());
         }
-        return Verdict.of(free, describe());
+        return ClaimVerdict.of(free, describe());
     }
 }

@@ -51,7 +51,7 @@ final class RefactorClaims {
                         .judge(RefactorClaims::bookLoad).build());
     }
 
-    static Verdict retryChargesOnce(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict retryChargesOnce(Checkpoint checkpoint) throws Exception {
         List<String> lines = new ArrayList<>();
         boolean once = true;
         // the provider charges, then the reply is lost (call 0)
@@ -66,7 +66,7 @@ final class RefactorClaims {
                 new StubBehaviour(slowFirst, ErrorInjection.NONE), ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO))) {
             once &= retryUntilAnswered(bench, Duration.ofMillis(100), "reply past the deadline", lines);
         }
-        return Verdict.of(once, String.join("; ", lines));
+        return ClaimVerdict.of(once, String.join("; ", lines));
     }
 
     /** Pays, then retries (1 s deadlines) while the answer is a failure, up to 3 times; returns whether one charge. */
@@ -90,7 +90,7 @@ final class RefactorClaims {
         return charges == 1;
     }
 
-    static Verdict notifyOffPath(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict notifyOffPath(Checkpoint checkpoint) throws Exception {
         Duration notify = Duration.ofMillis(300);
         try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, Duration.ZERO, notify);
              HiccupProbe probe = HiccupProbe.start()) {
@@ -103,13 +103,13 @@ final class RefactorClaims {
             String measured = String.format(Locale.ROOT, "%s with notify at %d ms; notifications for the order: %d (%s)",
                     pay.describe("pay"), notify.toMillis(), notifications, probe.describe());
             if (!fast && probe.stalledBeyond(Duration.ofMillis(50))) {
-                return Verdict.notJudged(measured);
+                return ClaimVerdict.notJudged(measured);
             }
-            return Verdict.of(fast && pay.error() == null && arrived && notifications == 1, measured);
+            return ClaimVerdict.of(fast && pay.error() == null && arrived && notifications == 1, measured);
         }
     }
 
-    static Verdict limitRejectsFast(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict limitRejectsFast(Checkpoint checkpoint) throws Exception {
         int pays = 400;
         try (Bench bench = Bench.book(checkpoint);
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
@@ -135,14 +135,14 @@ final class RefactorClaims {
                         pays, rejected, slowestRejectionNanos / 1e6, rejectedButCharged, probe.describe());
                 boolean fast = slowestRejectionNanos <= 50_000_000L;
                 if (rejected > 0 && !fast && probe.stalledBeyond(Duration.ofMillis(25))) {
-                    return Verdict.notJudged(measured);
+                    return ClaimVerdict.notJudged(measured);
                 }
-                return Verdict.of(rejected > 0 && fast && rejectedButCharged == 0, measured);
+                return ClaimVerdict.of(rejected > 0 && fast && rejectedButCharged == 0, measured);
             }
         }
     }
 
-    static Verdict bookLoad(Checkpoint checkpoint) throws Exception {
+    static ClaimVerdict bookLoad(Checkpoint checkpoint) throws Exception {
         BookLoad load = BookLoad.run(checkpoint);
         RunResult run = load.run();
         long payP99Micros = run.operations().get("pay").latency().p99Micros();
@@ -150,8 +150,8 @@ final class RefactorClaims {
         String measured = String.format(Locale.ROOT, "offered %d, completed %d, timed out %d, rejected %d, pay p99 %.1f ms (%s)",
                 run.offered(), run.completed(), run.timedOut(), run.rejected(), payP99Micros / 1e3, load.describeSchedule());
         if (!holds && !load.judgeable(Duration.ofMillis(50))) {
-            return Verdict.notJudged(measured);
+            return ClaimVerdict.notJudged(measured);
         }
-        return Verdict.of(holds, measured);
+        return ClaimVerdict.of(holds, measured);
     }
 }

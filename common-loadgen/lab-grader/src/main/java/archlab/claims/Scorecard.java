@@ -54,17 +54,17 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
 
     /** @return e.g. {@code "points 11/30 (ch12-1-baseline, grade 12.2): 4 passed, 7 failed, 0 not judged"} */
     public String summary() {
-        long failed = count(Verdict.Outcome.FAILED);
-        long notJudged = count(Verdict.Outcome.NOT_JUDGED);
+        long failed = count(ClaimVerdict.Outcome.FAILED);
+        long notJudged = count(ClaimVerdict.Outcome.NOT_JUDGED);
         if (!refusals.isEmpty()) {
             return String.format(Locale.ROOT, "points 0/%d (%s, %s): refused, %d reason(s): %s", pointsPossible(), module,
                     title, refusals.size(), refusals.get(0) + (refusals.size() > 1 ? " …" : ""));
         }
         return String.format(Locale.ROOT, "points %d/%d (%s, %s): %d passed, %d failed, %d not judged", pointsEarned(),
-                pointsPossible(), module, title, count(Verdict.Outcome.PASSED), failed, notJudged);
+                pointsPossible(), module, title, count(ClaimVerdict.Outcome.PASSED), failed, notJudged);
     }
 
-    private long count(Verdict.Outcome o) {
+    private long count(ClaimVerdict.Outcome o) {
         return judgements.stream().filter(j -> j.verdict().outcome() == o).count();
     }
 
@@ -123,7 +123,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
     public String junitXml() {
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         sb.append(String.format(Locale.ROOT, "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
-                xml(module + " " + title), judgements.size(), count(Verdict.Outcome.FAILED), count(Verdict.Outcome.NOT_JUDGED),
+                xml(module + " " + title), judgements.size(), count(ClaimVerdict.Outcome.FAILED), count(ClaimVerdict.Outcome.NOT_JUDGED),
                 judgements.stream().mapToLong(Judgement::nanos).sum() / 1e9));
         for (Judgement j : judgements) {
             sb.append(String.format(Locale.ROOT, "  <testcase classname=\"%s\" name=\"%s (%d points)\" time=\"%.3f\">",
@@ -149,15 +149,12 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
 
     /** Writes {@code <name>.md}, {@code .json} and {@code .xml} to {@code dir}; returns the Markdown file. */
     public Path write(Path dir, String name) {
+        Path md = ReportWriter.writeTable(dir, name, markdown(), json(), "the scorecard");
         try {
-            Files.createDirectories(dir);
-            Path md = dir.resolve(name + ".md");
-            Files.writeString(md, markdown(), StandardCharsets.UTF_8);
-            ReportWriter.writeJson(dir.resolve(name + ".json"), json());
             Files.writeString(dir.resolve(name + ".xml"), junitXml(), StandardCharsets.UTF_8);
-            return md;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the scorecard to " + dir, e);
         }
+        return md;
     }
 }

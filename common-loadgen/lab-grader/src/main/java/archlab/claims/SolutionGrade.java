@@ -26,7 +26,7 @@ public record SolutionGrade(Scorecard scorecard) {
         List<String> why = refusals.stream().map(Object::toString).toList();
         if (!refusals.isEmpty()) {
             List<Judgement> none = claims.stream()
-                    .map(c -> new Judgement(c, Verdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
+                    .map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
             return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why));
         }
         IsolatedCheckpoint isolated = new IsolatedCheckpoint(List.of(mainClasses, adapterClasses), "archlab.order.GradedCheckpoint");
@@ -46,7 +46,7 @@ public record SolutionGrade(Scorecard scorecard) {
 
     /** @return the ids of the claims that were not judged (the machine stalled in every attempt) */
     public Set<String> notJudged() {
-        return scorecard.judgements().stream().filter(j -> j.verdict().outcome() == Verdict.Outcome.NOT_JUDGED)
+        return scorecard.judgements().stream().filter(j -> j.verdict().outcome() == ClaimVerdict.Outcome.NOT_JUDGED)
                 .map(j -> j.claim().id()).collect(Collectors.toCollection(java.util.TreeSet::new));
     }
 

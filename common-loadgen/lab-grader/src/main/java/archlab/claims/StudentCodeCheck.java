@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>lies outside the checkpoint's package ({@value IsolatedCheckpoint#SOLUTION_PACKAGE}),</li>
  *   <li>has the name of a class found elsewhere on the grader's class path (a claim, the harness, the adapter, a
- *       library): the first copy on the class path wins, so a student's {@code archlab.claims.Verdict} would
+ *       library): the first copy on the class path wins, so a student's {@code archlab.claims.ClaimVerdict} would
  *       replace the grader's,</li>
  *   <li>declares a native method, or</li>
  *   <li>uses a type or member {@link StudentCodeRules} refuses (reflection, files, processes, ending the JVM, the

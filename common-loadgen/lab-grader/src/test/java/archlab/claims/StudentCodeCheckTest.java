@@ -34,8 +34,8 @@ class StudentCodeCheckTest {
 
     static List<Arguments> attacks() {
         return List.of(
-                Arguments.of("a Verdict of its own that always passes", "archlab/claims/Verdict.java",
-                        "package archlab.claims;\npublic record Verdict(String outcome, String measured) {}\n",
+                Arguments.of("a ClaimVerdict of its own that always passes", "archlab/claims/ClaimVerdict.java",
+                        "package archlab.claims;\npublic record ClaimVerdict(String outcome, String measured) {}\n",
                         "outside the checkpoint's package"),
                 Arguments.of("a harness class of its own", "archlab/downstream/PaymentsStub.java",
                         "package archlab.downstream;\npublic class PaymentsStub {}\n", "has the name of a class of"),
@@ -191,7 +191,7 @@ class StudentCodeCheckTest {
         Path grader = dir.resolve("grader");
         SourceCompiler.compile(Map.of("archlab/order/GradedCheckpoint.java", "package archlab.order;\nclass GradedCheckpoint {}\n"), grader);
         Path dependency = dir.resolve("dependency");
-        SourceCompiler.compile(Map.of("archlab/claims/Verdict.java", "package archlab.claims;\npublic class Verdict {}\n"), dependency);
+        SourceCompiler.compile(Map.of("archlab/claims/ClaimVerdict.java", "package archlab.claims;\npublic class ClaimVerdict {}\n"), dependency);
         Path student = dir.resolve("student");
         SourceCompiler.compile(Map.of("archlab/order/GradedCheckpoint.java", "package archlab.order;\nclass GradedCheckpoint {}\n"), student);
         List<Path> classPath = new ArrayList<>(StudentCodeCheck.classPathOfThisJvm());
@@ -201,7 +201,7 @@ class StudentCodeCheckTest {
         List<Refusal> refusals = StudentCodeCheck.check(student, classPath);
 
         assertThat(refusals.toString()).contains("archlab.order.GradedCheckpoint: has the name of a class of")
-                .contains("archlab.claims.Verdict: defined twice on the grader's class path");
+                .contains("archlab.claims.ClaimVerdict: defined twice on the grader's class path");
     }
 
     @Test

@@ -5,7 +5,7 @@ import java.util.Locale;
 
 /**
  * Garbage collection during the recording, and the allocation behind it. Plain numbers so that Jackson
- * can serialise it; {@link #totalPause()} and {@link #longestPause()} give {@link Duration}s.
+ * can serialise it; {@link #longestPause()} gives a {@link Duration}.
  *
  * @param collections            garbage collections that ran in the recording ({@code jdk.GarbageCollection}
  *                               events, or distinct GC ids of {@code jdk.GCPhasePause} if there are none)
@@ -19,11 +19,6 @@ import java.util.Locale;
  */
 public record GcSummary(int collections, long totalPauseNanos, long longestPauseNanos,
                         long allocatedBytesEstimate, double allocationRateMBps) {
-
-    /** @return {@link #totalPauseNanos} as a Duration */
-    public Duration totalPause() {
-        return Duration.ofNanos(totalPauseNanos);
-    }
 
     /** @return {@link #longestPauseNanos} as a Duration */
     public Duration longestPause() {

@@ -82,7 +82,7 @@ final class LockBlockers {
 
     /** @return the blocker of an {@code archlab.LockWait} on the {@code ProfiledLock} named {@code lockName} */
     static String profiledLock(String lockName) {
-        return "archlab.profile.ProfiledLock[" + lockName + "]";
+        return ProfiledLock.class.getName() + "[" + lockName + "]";
     }
 
     /**

@@ -169,7 +169,15 @@ public record ProfileReport(String file, long durationNanos, TopTable lockTable,
      * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
      */
     public String render(int topN) {
-        return ProfileText.render(this, topN);
+        return ProfileText.render(this, topN, TopTable.PLUMBING);
+    }
+
+    /**
+     * As {@link #render(int)}, for a recording of a load that {@code runner} drove: its dispatch frames are plumbing
+     * too ({@link TopTable#plumbingAnd}).
+     */
+    public String render(int topN, Class<?> runner) {
+        return ProfileText.render(this, topN, TopTable.plumbingAnd(runner));
     }
 
     /** @return nanoseconds of a JFR timespan setting such as {@code "10 ms"} or {@code "20000000 ns"}; -1 if not one */

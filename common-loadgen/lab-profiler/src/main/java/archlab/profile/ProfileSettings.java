@@ -49,19 +49,4 @@ public record ProfileSettings(Duration executionSamplePeriod, int allocationSamp
     public static ProfileSettings defaults() {
         return new ProfileSettings(DEFAULT_EXECUTION_SAMPLE_PERIOD, DEFAULT_ALLOCATION_SAMPLES_PER_SECOND, Duration.ZERO);
     }
-
-    /** @return a copy with another CPU sample period */
-    public ProfileSettings withExecutionSamplePeriod(Duration period) {
-        return new ProfileSettings(period, allocationSamplesPerSecond, lockWaitThreshold);
-    }
-
-    /** @return a copy with another allocation sample throttle */
-    public ProfileSettings withAllocationSamplesPerSecond(int perSecond) {
-        return new ProfileSettings(executionSamplePeriod, perSecond, lockWaitThreshold);
-    }
-
-    /** @return a copy with another lock-wait threshold */
-    public ProfileSettings withLockWaitThreshold(Duration threshold) {
-        return new ProfileSettings(executionSamplePeriod, allocationSamplesPerSecond, threshold);
-    }
 }

@@ -1,6 +1,7 @@
 package archlab.profile;
 
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /**
  * Rendering: a {@link ProfileReport} as the text block printed after "where the time went" in every run report,
@@ -19,17 +20,19 @@ final class ProfileText {
     private ProfileText() {
     }
 
-    /**
-     * @param report the report to print
-     * @param topN   rows per table, at least 1
-     * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
-     */
     /** A CPU table of fewer samples than this is not ranked: each sample would be several percent of it. */
     static final long MIN_RANKED_SAMPLES = 20;
 
-    static String render(ProfileReport report, int topN) {
+    /**
+     * @param report   the report to print
+     * @param topN     rows per table, at least 1
+     * @param plumbing the methods left out of the tables when they have no flat value
+     *                 ({@link TopTable#render(int, Predicate)})
+     * @return the lock, CPU and allocation tables, the GC line, the event counts, the notes and where the file is
+     */
+    static String render(ProfileReport report, int topN, Predicate<String> plumbing) {
         StringBuilder out = new StringBuilder();
-        out.append(report.lockTable().render(topN, TopTable.PLUMBING));
+        out.append(report.lockTable().render(topN, plumbing));
         if (report.lockTable().events() > 1) {
             out.append(String.format(Locale.ROOT, "(the total sums every wait: %d waits, %s in all, in a %.2f s recording;"
                             + " threads wait at once, so it is not wall time)%n", report.lockTable().events(),
@@ -42,7 +45,7 @@ final class ProfileText {
             out.append('\n');
         }
         // Go prints the Duration / Total samples line between the CPU table's title and its header
-        String cpuText = report.cpuTable().render(topN, TopTable.PLUMBING);
+        String cpuText = report.cpuTable().render(topN, plumbing);
         int eol = cpuText.indexOf('\n') + 1;
         out.append(cpuText, 0, eol).append(report.cpu().render()).append('\n');
         long cpuSamples = report.cpuTable().events();
@@ -53,7 +56,7 @@ final class ProfileText {
         } else {
             out.append(cpuText.substring(eol));
         }
-        out.append(report.allocationTable().render(topN, TopTable.PLUMBING));
+        out.append(report.allocationTable().render(topN, plumbing));
         out.append(report.gc().render()).append('\n');
         out.append(events(report.events()));
         for (String n : report.notes()) {

@@ -100,11 +100,6 @@ public record TopTable(String title, ValueUnit unit, double total, long events, 
         return rows.stream().filter(r -> r.method().equals(method)).findFirst();
     }
 
-    /** @return the first row whose method name contains {@code fragment} (e.g. a simple method name) */
-    public Optional<TopRow> rowContaining(String fragment) {
-        return rows.stream().filter(r -> r.method().contains(fragment)).findFirst();
-    }
-
     /**
      * Prints the table as {@code pprof -top} does:
      * <pre>
@@ -122,12 +117,22 @@ public record TopTable(String title, ValueUnit unit, double total, long events, 
     }
 
     /**
-     * Frames that only carry a thread to the code that matters: thread entry points, continuations, the
-     * load runner's own dispatch. In a load run they sit at cum 100% and crowd the application rows out.
+     * Frames that only carry a thread to the code that matters: thread entry points, continuations, the fork-join
+     * pool. In a load run they sit at cum 100% and crowd the application rows out; so does the load runner's own
+     * dispatch ({@link #plumbingAnd}).
      */
     public static final Predicate<String> PLUMBING = method -> method.startsWith("java.lang.Thread.")
             || method.startsWith("java.lang.VirtualThread") || method.startsWith("jdk.internal.vm.Continuation")
-            || method.startsWith("java.util.concurrent.ForkJoin") || method.startsWith("archlab.loadgen.OpenLoopRunner");
+            || method.startsWith("java.util.concurrent.ForkJoin");
+
+    /**
+     * @param runner the class that drove the recorded load (its methods, nested classes and lambdas are its dispatch)
+     * @return {@link #PLUMBING}, and the frames of {@code runner}
+     */
+    public static Predicate<String> plumbingAnd(Class<?> runner) {
+        String frames = runner.getName();
+        return PLUMBING.or(method -> method.startsWith(frames));
+    }
 
     /**
      * Like {@link #render(int)}, but leaves out rows with no flat value whose method {@code hide} matches

@@ -110,6 +110,16 @@ class TopTableTest {
         assertThat(TopTable.pct(90.9355)).isEqualTo("90.94%");
     }
 
+    @Test
+    @DisplayName("plumbingAnd(runner) hides the JDK's thread plumbing and the given runner's frames, nothing else")
+    void plumbingAndHidesTheRunnerTheCallerNames() {
+        var hide = TopTable.plumbingAnd(java.util.concurrent.Executors.class);
+        assertThat(hide.test("java.lang.Thread.run")).isTrue();
+        assertThat(hide.test("java.util.concurrent.Executors$RunnableAdapter.call")).isTrue();
+        assertThat(hide.test("java.util.concurrent.ThreadPoolExecutor.runWorker")).isFalse();
+        assertThat(TopTable.PLUMBING.test("java.util.concurrent.Executors$RunnableAdapter.call")).isFalse();
+    }
+
     private static void assertRow(TopRow r, String method, double flat, double flatPct, double sumPct,
                                   double cum, double cumPct) {
         assertThat(r.method()).isEqualTo(method);

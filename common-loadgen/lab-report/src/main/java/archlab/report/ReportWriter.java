@@ -111,6 +111,27 @@ public final class ReportWriter {
         }
     }
 
+    /**
+     * Writes a report table: {@code <dir>/<name>.md}, its Markdown, and {@code <dir>/<name>.json}, its rows (any
+     * JSON-friendly value); the one writer of every such pair (the book's sweep, scenario, incident, claims and
+     * side-by-side tables, the grader's scorecard).
+     *
+     * @param what what the table is, for the error message: {@code "the sweep table"}
+     * @return the Markdown file
+     * @throws UncheckedIOException naming {@code what} and {@code dir} when either file cannot be written
+     */
+    public static Path writeTable(Path dir, String name, String markdown, Object rows, String what) {
+        try {
+            Files.createDirectories(dir);
+            Path md = dir.resolve(name + ".md");
+            Files.writeString(md, markdown, StandardCharsets.UTF_8);
+            writeJson(dir.resolve(name + ".json"), rows);
+            return md;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + what + " to " + dir, e);
+        }
+    }
+
     /** Writes any JSON-friendly value to {@code file}. */
     public static void writeJson(Path file, Object value) {
         try {

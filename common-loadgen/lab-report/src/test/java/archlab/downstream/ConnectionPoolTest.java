@@ -4,7 +4,7 @@ import archlab.loadgen.testing.RepoRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.downstream.ConnectionPool.Settings;
+import archlab.downstream.ConnectionPool.PoolSettings;
 import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import archlab.report.ReportWriter;
@@ -38,7 +38,7 @@ class ConnectionPoolTest {
     }
 
     private static ConnectionPool pool(int max) {
-        return new ConnectionPool("payments", new Settings(max, POOL_TIMEOUT));
+        return new ConnectionPool("payments", new PoolSettings(max, POOL_TIMEOUT));
     }
 
     @Test
@@ -55,7 +55,7 @@ class ConnectionPoolTest {
     @Test
     @DisplayName("a full pool turns a caller away only when its own timeout ends the wait: nothing sent, one wait timeout counted")
     void waitEndsAtThePoolsTimeout() throws Exception {
-        ConnectionPool pool = new ConnectionPool("payments", new Settings(1, Duration.ofMillis(30)));
+        ConnectionPool pool = new ConnectionPool("payments", new PoolSettings(1, Duration.ofMillis(30)));
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         CompletableFuture<Void> holder = holdOneConnection(pool, held, release);
@@ -147,8 +147,8 @@ class ConnectionPoolTest {
     @Test
     @DisplayName("bad settings are refused with the value named")
     void badSettings() {
-        assertThatThrownBy(() -> new Settings(0, POOL_TIMEOUT)).hasMessageContaining("at least 1 connection, was 0");
-        assertThatThrownBy(() -> new Settings(1, Duration.ZERO)).hasMessageContaining("acquisitionTimeout must be positive");
+        assertThatThrownBy(() -> new PoolSettings(0, POOL_TIMEOUT)).hasMessageContaining("at least 1 connection, was 0");
+        assertThatThrownBy(() -> new PoolSettings(1, Duration.ZERO)).hasMessageContaining("acquisitionTimeout must be positive");
     }
 
     /** Takes a connection on another thread and keeps it until {@code release}. */

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.Arrival;
 import archlab.loadgen.LatencyHistogram;
 import archlab.loadgen.LoadSpec;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.RunResult.Latencies;
 import archlab.loadgen.RunResult.Outcomes;
@@ -143,7 +143,7 @@ class ReportWriterTest {
             rec.beginPhase(Interval.RUN);
             for (int i = 1; i <= 3; i++) {
                 rec.started(10_000);
-                rec.ended(Outcome.COMPLETED, i * 1_000_000L);
+                rec.ended(RequestOutcome.COMPLETED, i * 1_000_000L);
             }
             clock.advance(50_000_000L);
             return r.toBuilder().run(r.run().withTimeline(rec.finish())).build();

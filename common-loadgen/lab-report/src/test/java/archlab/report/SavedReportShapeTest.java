@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.testing.FakeClock;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
 import archlab.timeline.RunTimeline;
@@ -97,7 +97,7 @@ class SavedReportShapeTest {
         try (IntervalRecorder rec = IntervalRecorder.start(clock, TimelineSettings.DEFAULT)) {
             rec.beginPhase(Interval.RUN);
             rec.started(10_000);
-            rec.ended(Outcome.COMPLETED, 1_000_000L);
+            rec.ended(RequestOutcome.COMPLETED, 1_000_000L);
             clock.advance(50_000_000L);
             return rec.finish();
         }

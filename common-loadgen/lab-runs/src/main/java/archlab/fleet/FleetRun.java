@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * A checkpoint run as a fleet: {@link Settings#instances()} served processes ({@link ServedProcess}) on one PostgreSQL
+ * A checkpoint run as a fleet: {@link FleetSettings#instances()} served processes ({@link ServedProcess}) on one PostgreSQL
  * schema and one Redis prefix, their downstream served from this JVM ({@link DownstreamServer}) with a payment provider
  * that refuses charges beyond its quota ({@link PaymentsStub.Quota}), every request spread over the instances. One
  * {@link #run} measures one {@link Variant} — how an instance's first-level cache hears of changes, and where its pay
@@ -207,8 +207,8 @@ public final class FleetRun {
      * @param reads     the reads after writes
      * @param pause     Redis paused
      */
-    public record Settings(Class<?> mainClass, int instances, PaymentsStub.Quota quota, Flood flood, Reads reads, Pause pause) {
-        public Settings {
+    public record FleetSettings(Class<?> mainClass, int instances, PaymentsStub.Quota quota, Flood flood, Reads reads, Pause pause) {
+        public FleetSettings {
             Objects.requireNonNull(mainClass, "mainClass");
             if (instances < 2) {
                 throw new IllegalArgumentException("a fleet has at least 2 instances, was " + instances);
@@ -228,8 +228,8 @@ public final class FleetRun {
          * each pay — the last inside the first level's 5 s ± 20 % lifetime, so a copy nobody dropped is still there;
          * Redis paused for 2 s under 100 reads/s and 20 pays/s.
          */
-        public static Settings of(Class<?> mainClass) {
-            return new Settings(mainClass, 2, new PaymentsStub.Quota(50, 10), new Flood(150, Duration.ofSeconds(4)),
+        public static FleetSettings of(Class<?> mainClass) {
+            return new FleetSettings(mainClass, 2, new PaymentsStub.Quota(50, 10), new Flood(150, Duration.ofSeconds(4)),
                     new Reads(16, Duration.ofSeconds(6), List.of(Duration.ZERO, Duration.ofMillis(10), Duration.ofMillis(100),
                             Duration.ofSeconds(1), Duration.ofSeconds(3))),
                     new Pause(Duration.ofSeconds(2), 100, 20));
@@ -246,7 +246,7 @@ public final class FleetRun {
     }
 
     /** One variant's figures. */
-    public record Row(Variant variant, Settings settings, FleetLoad.PayFlood flood, Provider provider,
+    public record Row(Variant variant, FleetSettings settings, FleetLoad.PayFlood flood, Provider provider,
                       FleetLoad.StaleReads reads, RedisStall.Stall stall) {
 
         /** @return pays per second that got past the fleet's buckets */
@@ -300,7 +300,7 @@ public final class FleetRun {
      *
      * @param out where the progress lines and the row's line go
      */
-    public static Row run(Settings settings, Variant variant, Stores stores, Consumer<String> out) throws InterruptedException {
+    public static Row run(FleetSettings settings, Variant variant, Stores stores, Consumer<String> out) throws InterruptedException {
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK, settings.quota());
         try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
             Instance instance = new Instance(stubs.baseUri(), stores, variant, settings.quota());
@@ -341,7 +341,7 @@ public final class FleetRun {
     }
 
     /** Starts every instance at once (a JVM's start is seconds); closes those started when one fails. */
-    private static List<ServedProcess> startAll(Settings settings, List<String> options) {
+    private static List<ServedProcess> startAll(FleetSettings settings, List<String> options) {
         List<CompletableFuture<ServedProcess>> starting = new ArrayList<>();
         for (int i = 0; i < settings.instances(); i++) {
             starting.add(CompletableFuture.supplyAsync(() -> ServedProcess.builder(settings.mainClass()).jvmOptions(options).start()));

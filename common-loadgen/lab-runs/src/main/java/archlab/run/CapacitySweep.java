@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -48,7 +47,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: a CapacitySweep is configured and run by one thread.
  */
-public final class CapacitySweep {
+public final class CapacitySweep implements LabOverrides<CapacitySweep> {
 
     /** From 250 req/s (half the book baseline's lock-bound capacity) to well past the book's 1,500. */
     public static final List<Integer> DEFAULT_RATES = List.of(250, 500, 750, 1_000, 1_500, 2_000, 3_000, 4_000, 6_000, 8_000);
@@ -190,26 +189,11 @@ public final class CapacitySweep {
     }
 
     /**
-     * Applies {@code -Dlab.sweep.rates}, {@code -Dlab.sweep.duration}, {@code -Dlab.sweep.warmup} and
-     * {@code -Dlab.sweep.attempts} from the system properties.
-     *
-     * @throws IllegalArgumentException before anything runs, for an unknown {@code lab.*} key or a bad value
-     *                                  (see {@link LabProperties})
+     * Applies {@code -Dlab.sweep.rates}, {@code -Dlab.sweep.duration}, {@code -Dlab.sweep.warmup},
+     * {@code -Dlab.sweep.attempts}, the JIT warm-up and the transport of {@code lab}; all or nothing: bad input leaves
+     * this sweep as it was.
      */
-    public CapacitySweep withOverrides() {
-        return withOverrides(System.getProperties());
-    }
-
-    /**
-     * Applies the sweep's {@code lab.sweep.*} keys from {@code p}, read by {@link LabProperties}: an unknown
-     * {@code lab.*} key or a bad value throws IllegalArgumentException naming it. All or nothing: bad input leaves this
-     * sweep as it was.
-     */
-    public CapacitySweep withOverrides(Properties p) {
-        return withOverrides(LabProperties.read(p));
-    }
-
-    /** Applies the sweep's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
+    @Override
     public CapacitySweep withOverrides(LabProperties lab) {
         List<Integer> r = lab.get(LabProperties.SWEEP_RATES).orElse(rates);
         Duration d = lab.get(LabProperties.SWEEP_DURATION).orElse(duration);
@@ -219,8 +203,7 @@ public final class CapacitySweep {
         warmup = lab.get(LabProperties.SWEEP_WARMUP).orElse(warmup);
         attempts = lab.get(LabProperties.SWEEP_ATTEMPTS).orElse(attempts);
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
-        transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
-                lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
+        transport = transport.withOverrides(lab);
         return this;
     }
 
@@ -276,11 +259,7 @@ public final class CapacitySweep {
         if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
             out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
                     module, rates.get(0), seconds(warmup)));
-            try (LabFixture fixture = freshFixture.get()) {
-                fixture.beforeRun();
-                new OpenLoopRunner().run(spec(rates.get(0), warmup), fixture.workload());
-                fixture.afterRun();
-            }
+            FixtureRun.once(freshFixture, workload -> new OpenLoopRunner().run(spec(rates.get(0), warmup), workload));
         }
         out.accept("[sweep] " + SweepReport.header());
         List<String> reruns = new ArrayList<>();
@@ -319,23 +298,39 @@ public final class CapacitySweep {
     /** One run of {@code rate} on a fresh fixture. */
     private SweepRow measure(Supplier<? extends LabFixture> freshFixture, int rate) {
         RunResult result;
-        long wall;
-        long cpu0;
-        long cpu1;
+        CpuTime cpu = new CpuTime();
         try (LabFixture fixture = freshFixture.get()) {
-            System.gc();
             LoadSpec s = spec(rate, duration);
+            result = FixtureRun.between(fixture, cpu, workload -> new OpenLoopRunner().run(s, workload));
+        }
+        return SweepRow.of(result, cpu.share());
+    }
+
+    /** The process's CPU time and the wall time from just before the fixture's beforeRun to the end of the load. */
+    private static final class CpuTime implements FixtureRun.Around {
+        private long cpu0;
+        private long t0;
+        private long cpu1;
+        private long wall;
+
+        @Override
+        public void starting() {
+            System.gc();
             cpu0 = processCpuNanos();
-            long t0 = System.nanoTime();
-            fixture.beforeRun();
-            result = new OpenLoopRunner().run(s, fixture.workload());
+            t0 = System.nanoTime();
+        }
+
+        @Override
+        public void loaded() {
             wall = System.nanoTime() - t0;
             cpu1 = processCpuNanos();
-            fixture.afterRun();
         }
-        double cpuShare = cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
-                : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
-        return SweepRow.of(result, cpuShare);
+
+        /** @return the share of all cores the process used, or {@link SweepRow#CPU_UNKNOWN} */
+        double share() {
+            return cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
+                    : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
+        }
     }
 
     /** Builds the report of measured rows: knee, evidence past it, settings, environment; no reruns. */

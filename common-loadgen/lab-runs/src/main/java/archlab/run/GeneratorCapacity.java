@@ -134,7 +134,7 @@ public final class GeneratorCapacity {
      * @param wrkCpu          CPU use during wrk's run
      * @param markdown        the written {@code generator-vs-wrk.md}
      */
-    public record Result(CpuUse before, List<Probe> probes, int capacity, Optional<Wrk.Result> wrk, CpuUse wrkCpu, Path markdown) {
+    public record CapacityResult(CpuUse before, List<Probe> probes, int capacity, Optional<Wrk.WrkResult> wrk, CpuUse wrkCpu, Path markdown) {
         /** @return the runner's capacity over wrk's requests per second, when both exist */
         public Optional<Double> ratio() {
             return wrk.filter(w -> w.requestsPerSecond() > 0 && capacity > 0).map(w -> capacity / w.requestsPerSecond());
@@ -145,13 +145,13 @@ public final class GeneratorCapacity {
     }
 
     /** Probes the runner, then runs wrk (when installed), and writes {@code generator-vs-wrk.md} and {@code .json}. */
-    public static Result run(Path reportsDir, Consumer<String> out) throws IOException, InterruptedException {
+    public static CapacityResult run(Path reportsDir, Consumer<String> out) throws IOException, InterruptedException {
         Cpu idleFrom = Cpu.now();
         Thread.sleep(IDLE_SAMPLE);
         CpuUse before = idleFrom.until(Cpu.now());
         out.accept("[generator] before the probes: " + before.text());
         List<Probe> probes = new ArrayList<>();
-        Optional<Wrk.Result> byWrk = Optional.empty();
+        Optional<Wrk.WrkResult> byWrk = Optional.empty();
         CpuUse wrkCpu = new CpuUse(-1, -1);
         try (OrderHttpServer server = OrderHttpServer.start(NO_SERVICE, ServerThreads.PLATFORM);
              HttpOrderTarget client = new HttpOrderTarget(server.baseUri())) {
@@ -199,7 +199,7 @@ public final class GeneratorCapacity {
                 out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
             }
             int capacity = held;
-            Result result = new Result(before, List.copyOf(probes), capacity, byWrk, wrkCpu, reportsDir.resolve("generator-vs-wrk.md"));
+            CapacityResult result = new CapacityResult(before, List.copyOf(probes), capacity, byWrk, wrkCpu, reportsDir.resolve("generator-vs-wrk.md"));
             write(result, reportsDir);
             out.accept(Files.readString(result.markdown()));
             return result;
@@ -245,7 +245,7 @@ public final class GeneratorCapacity {
                 .withTraceEvery(0).withWarmup(Duration.ZERO);
     }
 
-    private static void write(Result result, Path reportsDir) throws IOException {
+    private static void write(CapacityResult result, Path reportsDir) throws IOException {
         Files.createDirectories(reportsDir);
         StringBuilder b = new StringBuilder("# The generator against the peer: GET /noop on one server (Tomcat, 204, no service)\n\n")
                 .append("CPU before the probes (").append(IDLE_SAMPLE.toMillis()).append(" ms, nothing of this run going on): ")
@@ -283,7 +283,7 @@ public final class GeneratorCapacity {
         json.put("probes", result.probes());
         json.put("generatorCapacityPerSecond", result.capacity());
         json.put("wrkRequestsPerSecond", result.wrk().map(w -> Math.round(w.requestsPerSecond())).orElse(null));
-        json.put("wrkCommand", result.wrk().map(Wrk.Result::commandLine).orElse(null));
+        json.put("wrkCommand", result.wrk().map(Wrk.WrkResult::commandLine).orElse(null));
         json.put("wrkCpu", result.wrkCpu());
         json.put("ratio", result.ratio().map(r -> Math.round(r * 100) / 100.0).orElse(null));
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)

@@ -66,12 +66,7 @@ public final class JitWarmUp {
         LoadSpec warm = spec.withDuration(length).withWarmup(Duration.ZERO);
         out.accept(String.format(Locale.ROOT, "[%s] JIT warm-up: %d req/s for %d ms on a scratch fixture, not measured …",
                 run, warm.ratePerSecond(), length.toMillis()));
-        RunResult result;
-        try (LabFixture fixture = scratch.get()) {
-            fixture.beforeRun();
-            result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(warm, fixture.workload());
-            fixture.afterRun();
-        }
+        RunResult result = FixtureRun.once(scratch, workload -> new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(warm, workload));
         System.gc(); // the scratch fixture's garbage is not the measured run's to collect
         done = new WarmUp(length, warm.ratePerSecond(), result.offered(), run, true, result.timeline());
         return done;

@@ -22,7 +22,7 @@ public record LabCache(CacheKind kind, Optional<String> redisUrl, String urlSour
     /** Where the read cache keeps its entries. */
     public static final LabProperties.Key<CacheKind> CACHE = new LabProperties.Key<>("lab.cache",
             "where the read cache keeps its entries: local, or redis (a second level behind the local one)", "redis",
-            (property, v) -> LabProperties.oneOf(property, v, CacheKind.class, "local or redis"));
+            (property, v) -> LabValueParsers.oneOf(property, v, CacheKind.class, "local or redis"));
     /** The Redis server of {@code lab.cache=redis}, when not the one {@code .servers/redis.sh} started. */
     public static final LabProperties.Key<String> REDIS_URL = new LabProperties.Key<>("lab.redis.url",
             "the Redis server for lab.cache=redis (default: the one .servers/redis.sh started)", "redis://127.0.0.1:6379",

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -42,7 +41,7 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safety: a LabRun is used by one thread.
  */
-public final class LabRun {
+public final class LabRun implements LabOverrides<LabRun> {
 
     /** What a run returns: the report (of the last repetition, with the spread), its profile, where it was written. */
     public record Reports(RunReport report, ProfileReport profile, Path textFile, List<RunReport> repetitions) {
@@ -144,26 +143,8 @@ public final class LabRun {
         return this;
     }
 
-    /**
-     * Applies the reader's {@code -Dlab.*} overrides from the system properties.
-     *
-     * @throws IllegalArgumentException before anything runs, for an unknown {@code lab.*} key or a bad value
-     *                                  (see {@link LabProperties})
-     */
-    public LabRun withOverrides() {
-        return withOverrides(System.getProperties());
-    }
-
-    /**
-     * Applies {@code lab.*} overrides from {@code p}, read by {@link LabProperties}: an unknown {@code lab.*} key or a
-     * bad value throws IllegalArgumentException naming it. All or nothing: every value is checked first, and only when
-     * all are good are they applied, so bad input leaves this LabRun exactly as it was.
-     */
-    public LabRun withOverrides(Properties p) {
-        return withOverrides(LabProperties.read(p));
-    }
-
-    /** Applies the load run's keys of {@code lab}; all or nothing, as {@link #withOverrides(Properties)}. */
+    /** Applies the load run's keys of {@code lab}; all or nothing (see {@link LabOverrides}). */
+    @Override
     public LabRun withOverrides(LabProperties lab) {
         if (lab.get(LabProperties.LOOP).orElse(archlab.loadgen.Loop.OPEN) == archlab.loadgen.Loop.CLOSED) {
             throw new IllegalArgumentException("lab.loop=closed: a load run's report is the open loop's; the closed loop"
@@ -184,8 +165,7 @@ public final class LabRun {
         repetitions = lab.get(LabProperties.REPEAT).orElse(repetitions);
         profiled = lab.get(LabProperties.PROFILE).orElse(profiled);
         jitWarmUpLength = lab.get(LabProperties.JIT_WARMUP).orElse(jitWarmUpLength);
-        transport = new Transport(lab.get(LabProperties.TRANSPORT).orElse(transport.kind()),
-                lab.get(LabProperties.SERVER_THREADS).orElse(transport.threads()));
+        transport = transport.withOverrides(lab);
         store = lab.get(LabStore.STORE).orElse(store);
         cache = lab.get(LabCache.CACHE).orElse(cache);
         return this;
@@ -255,37 +235,13 @@ public final class LabRun {
             }
             // closed once its figures are in the report: a fixture with a database drops its schema then
             try (LabFixture fixture = reached.get()) {
-                JfrRecorder recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
-                RunResult result;
-                try {
-                    // inside the try: a fixture that fails to start must not leave a JFR recording running
-                    fixture.beforeRun();
-                    result = new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, fixture.workload());
-                } catch (RuntimeException | Error e) {
-                    if (recorder != null) {
-                        // keep the recording for a look at the failure, but never hide the failure behind a dump error
-                        try {
-                            recorder.stopAndDump(jfr);
-                        } catch (RuntimeException dumpFailed) {
-                            e.addSuppressed(dumpFailed);
-                        } finally {
-                            recorder.close();
-                        }
-                    }
-                    throw e;
-                }
-                if (recorder != null) {
-                    try {
-                        recorder.stopAndDump(jfr);
-                    } finally {
-                        recorder.close();
-                    }
-                }
-                fixture.afterRun();
+                Recording recording = new Recording(profiled, jfr);
+                RunResult result = FixtureRun.between(fixture, recording,
+                        workload -> new OpenLoopRunner(NanoClock.SYSTEM, timeline).run(spec, workload));
                 ProfileSection section = null;
-                if (recorder != null) {
+                if (recording.recorded()) {
                     profile = ProfileReport.read(jfr);
-                    section = new ProfileSection(List.of(profile.render(10).split("\n")), profile, jfr.toString());
+                    section = new ProfileSection(List.of(profile.render(10, OpenLoopRunner.class).split("\n")), profile, jfr.toString());
                 }
                 WarmUp warmed = warmUp;
                 if (warmUp != null && warmUp.inThisRun()) {
@@ -309,6 +265,56 @@ public final class LabRun {
         out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
                 + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    /**
+     * The run's JFR recording, when profiled: from just before the fixture's beforeRun (a fixture that fails to start
+     * must not leave it running) to the end of the load, dumped to {@code jfr}.
+     */
+    private static final class Recording implements FixtureRun.Around {
+        private final boolean profiled;
+        private final Path jfr;
+        private JfrRecorder recorder;
+
+        Recording(boolean profiled, Path jfr) {
+            this.profiled = profiled;
+            this.jfr = jfr;
+        }
+
+        @Override
+        public void starting() {
+            recorder = profiled ? JfrRecorder.start(ProfileSettings.defaults()) : null;
+        }
+
+        @Override
+        public void loaded() {
+            if (recorder != null) {
+                try {
+                    recorder.stopAndDump(jfr);
+                } finally {
+                    recorder.close();
+                }
+            }
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            if (recorder != null) {
+                // keep the recording for a look at the failure, but never hide the failure behind a dump error
+                try {
+                    recorder.stopAndDump(jfr);
+                } catch (RuntimeException dumpFailed) {
+                    failure.addSuppressed(dumpFailed);
+                } finally {
+                    recorder.close();
+                }
+            }
+        }
+
+        /** @return whether a recording was made (and dumped) */
+        boolean recorded() {
+            return recorder != null;
+        }
     }
 
     /**

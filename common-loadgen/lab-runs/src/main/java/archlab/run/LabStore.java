@@ -24,7 +24,7 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
     /** Where the checkpoint keeps its orders: in memory (the book's) or in PostgreSQL ({@link LabStore}). */
     public static final LabProperties.Key<archlab.db.StoreKind> STORE = new LabProperties.Key<>("lab.store",
             "where the orders are kept: memory or postgres", "postgres",
-            (property, v) -> LabProperties.oneOf(property, v, archlab.db.StoreKind.class, "memory or postgres"));
+            (property, v) -> LabValueParsers.oneOf(property, v, archlab.db.StoreKind.class, "memory or postgres"));
     /** The PostgreSQL server of {@code lab.store=postgres}, when not the one {@code .servers/postgres.sh} started. */
     public static final LabProperties.Key<String> JDBC_URL = new LabProperties.Key<>("lab.jdbc.url",
             "the PostgreSQL server for lab.store=postgres (default: the one .servers/postgres.sh started)",
@@ -32,7 +32,7 @@ public record LabStore(StoreKind kind, Optional<String> jdbcUrl, String urlSourc
     /** The size of each fixture's connection pool with {@code lab.store=postgres}. */
     public static final LabProperties.Key<Integer> DB_POOL = new LabProperties.Key<>("lab.db.pool",
             "the connection pool's size with lab.store=postgres (1..200; HikariCP's default 10)", "10",
-            (property, v) -> archlab.db.LabDatabase.checkedPoolSize(property, LabProperties.wholeNumber(property, v)));
+            (property, v) -> archlab.db.LabDatabase.checkedPoolSize(property, LabValueParsers.wholeNumber(property, v)));
 
 
     /** Where {@code .servers/postgres.sh start} writes the JDBC URL, relative to the repository's root. */

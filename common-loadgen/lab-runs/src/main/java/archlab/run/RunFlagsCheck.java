@@ -1,6 +1,6 @@
 package archlab.run;
 
-import archlab.http.LoopbackPort;
+import archlab.loopback.LoopbackPort;
 import archlab.scenario.ScenarioProgress;
 
 /**

@@ -64,6 +64,11 @@ public record Transport(Kind kind, ServerThreads threads) {
         java.util.Objects.requireNonNull(threads, "threads");
     }
 
+    /** @return this transport with {@code -Dlab.transport} and {@code -Dlab.server.threads} of {@code lab} applied */
+    public Transport withOverrides(LabProperties lab) {
+        return new Transport(lab.get(LabProperties.TRANSPORT).orElse(kind), lab.get(LabProperties.SERVER_THREADS).orElse(threads));
+    }
+
     /**
      * @return the report name of a run called {@code name} over this transport: {@code name} itself in process;
      *         over HTTP {@code name-http}, or {@code name-http-virtual-threads} on the server's virtual threads, so that

@@ -11,7 +11,7 @@ import archlab.loadgen.LatencySummary;
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.OpenLoopRunner;
 import archlab.loadgen.RunResult;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.TimelineSettings;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -61,14 +61,52 @@ public final class WrkSideBySide {
      * @param closed   the lab's closed loop
      * @param wrk      wrk's figures, empty when wrk is not installed
      */
-    public record Table(Path markdown, RunResult open, ClosedLoopRunner.Result closed, Optional<Wrk.Result> wrk) {
+    public record Table(Path markdown, RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
         /** @return requests the closed loop completed within their deadline, whole run */
         public long closedCompleted() {
-            return closed.count(Outcome.COMPLETED);
+            return closed.count(RequestOutcome.COMPLETED);
         }
     }
 
     private WrkSideBySide() {
+    }
+
+    /** What the three loads measured. */
+    private record Loads(RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
+    }
+
+    /** The server the loads reach the fixture through, and its client: closed once the loads are over or failed. */
+    private static final class Served implements FixtureRun.Around {
+        private final OrderHttpServer server;
+        private final HttpOrderTarget client;
+
+        Served(OrderHttpServer server) {
+            this.server = server;
+            HttpOrderTarget c;
+            try {
+                c = new HttpOrderTarget(server.baseUri());
+            } catch (RuntimeException | Error e) {
+                server.close();
+                throw e;
+            }
+            this.client = c;
+        }
+
+        @Override
+        public void loaded() {
+            try (server; client) {
+                // closed: the client first, then the server
+            }
+        }
+
+        @Override
+        public void failed(Throwable failure) {
+            try {
+                loaded();
+            } catch (RuntimeException | Error closeFailed) {
+                failure.addSuppressed(closeFailed);
+            }
+        }
     }
 
     /** As {@link #run(Supplier, Duration, int, Path, Consumer)} with {@code -Dlab.loop.connections} (default 200). */
@@ -95,53 +133,59 @@ public final class WrkSideBySide {
         // an unmeasured warm-up first, so that the JIT does not decide the open loop's figures
         LoadSpec spec = LoadSpec.book().withDuration(duration).withTimeout(TIMEOUT).withTraceEvery(0)
                 .withWarmup(WARM_UP);
-        RunResult open;
-        ClosedLoopRunner.Result closed;
-        Optional<Wrk.Result> byWrk = Optional.empty();
         List<String> serverLines = new ArrayList<>();
-        try (OrderHttpServer server = OrderHttpServer.start(book.target(), ServerThreads.PLATFORM);
-             HttpOrderTarget client = new HttpOrderTarget(server.baseUri())) {
-            fixture.beforeRun();
-            BookWorkload overHttp = book.via(client);
-            open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
-            serverLines.add("server after the open loop: " + server.serverLine());
-            closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration, spec.timeout(),
-                    (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
-            serverLines.add("server after the closed loop: " + server.serverLine());
-            if (wrk.isPresent()) {
-                // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid by
-                // the loops before it, and a pay of a paid order is a 409, not the work the other rows did
-                byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()), duration,
-                        spec.timeout().toMillis(), connections));
-                serverLines.add("server after wrk: " + server.serverLine());
-            } else {
-                out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
-            }
-        } finally {
-            try {
-                fixture.afterRun();
-            } finally {
-                fixture.close();
-            }
+        Loads loads;
+        try (fixture) {
+            // the server serves the fixture from before its beforeRun to after the loads, and stops before its afterRun
+            Served served = new Served(OrderHttpServer.start(book.target(), ServerThreads.PLATFORM));
+            HttpOrderTarget client = served.client;
+            OrderHttpServer server = served.server;
+            loads = FixtureRun.between(fixture, served, workload -> {
+                BookWorkload overHttp = book.via(client);
+                RunResult open = new OpenLoopRunner(NanoClock.SYSTEM, TimelineSettings.DEFAULT).run(spec, overHttp);
+                serverLines.add("server after the open loop: " + server.serverLine());
+                ClosedLoopRunner.ClosedLoopResult closed = new ClosedLoopRunner(NanoClock.SYSTEM).run(overHttp, connections, duration,
+                        spec.timeout(), (long) spec.warmupRequests() + spec.plannedRequests(), spec.threads());
+                serverLines.add("server after the closed loop: " + server.serverLine());
+                Optional<Wrk.WrkResult> byWrk = Optional.empty();
+                if (wrk.isPresent()) {
+                    // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid
+                    // by the loops before it, and a pay of a paid order is a 409, not the work the other rows did
+                    byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()),
+                            duration, spec.timeout().toMillis(), connections));
+                    serverLines.add("server after wrk: " + server.serverLine());
+                } else {
+                    out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
+                }
+                return new Loads(open, closed, byWrk);
+            });
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("the loads throw no other checked exception", e);
         }
+        RunResult open = loads.open();
+        ClosedLoopRunner.ClosedLoopResult closed = loads.closed();
+        Optional<Wrk.WrkResult> byWrk = loads.wrk();
         LatencySummary l = open.latency();
         List<Map<String, Object>> rows = new ArrayList<>();
         rows.add(row("open-loop runner", open.completedPerSecond(), l.p50Micros() / 1e3, l.p99Micros() / 1e3,
                 l.maxMicros() / 1e3, String.format(Locale.ROOT,
                         "offered=%d completed=%d timed_out=%d failed=%d rejected=%d send_lag_p99=%.2fms", open.offered(),
                         open.completed(), open.timedOut(), open.failed(), open.rejected(), open.sendLag().p99Micros() / 1e3),
-                String.format(Locale.ROOT, "archlab.loadgen.OpenLoopRunner: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
-                        spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(), spec.timeout().toMillis())));
+                String.format(Locale.ROOT, "%s: %d req/s for %.1fs after %ds unmeasured, timeout %d ms, the book's mix",
+                        OpenLoopRunner.class.getName(), spec.ratePerSecond(), duration.toMillis() / 1e3, WARM_UP.toSeconds(),
+                        spec.timeout().toMillis())));
         // the open loop's own lateness: how far its figures are the generator's and not the server's
         rows.get(0).put("send_lag_p99_ms", Math.round(open.sendLag().p99Micros() / 10.0) / 100.0);
         LatencySummary c = closed.latency();
         rows.add(row("lab closed loop", closed.completedPerSecond(), c.p50Micros() / 1e3, c.p99Micros() / 1e3,
                 c.maxMicros() / 1e3, String.format(Locale.ROOT,
                         "answered=%d completed=%d timed_out=%d failed=%d rejected=%d pool_exhausted=%d", closed.answered(),
-                        closed.count(Outcome.COMPLETED), closed.count(Outcome.TIMED_OUT), closed.count(Outcome.FAILED),
-                        closed.count(Outcome.REJECTED), closed.count(Outcome.POOL_EXHAUSTED)),
-                String.format(Locale.ROOT, "archlab.loadgen.ClosedLoopRunner: %d connections for %.1fs, timeout %d ms from"
-                        + " each send, the book's mix (-Dlab.loop.connections=%d)", connections, duration.toMillis() / 1e3,
+                        closed.count(RequestOutcome.COMPLETED), closed.count(RequestOutcome.TIMED_OUT), closed.count(RequestOutcome.FAILED),
+                        closed.count(RequestOutcome.REJECTED), closed.count(RequestOutcome.POOL_EXHAUSTED)),
+                String.format(Locale.ROOT, "%s: %d connections for %.1fs, timeout %d ms from"
+                        + " each send, the book's mix (-Dlab.loop.connections=%d)", ClosedLoopRunner.class.getName(), connections, duration.toMillis() / 1e3,
                         spec.timeout().toMillis(), connections)));
         byWrk.ifPresent(w -> rows.add(row("wrk (closed loop)", w.requestsPerSecond(), w.latency().p50Millis(),
                 w.latency().p99Millis(), w.latency().maxMillis(), String.format(Locale.ROOT,

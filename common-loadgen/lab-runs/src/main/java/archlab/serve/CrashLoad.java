@@ -35,7 +35,7 @@ final class CrashLoad {
      * @param unanswered    requests that got no answer: in flight at the kill, or past their deadline
      * @param refused       requests answered with neither 201 (a create) nor 200 (a pay): an error status, or a 409
      */
-    record Outcome(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered, int refused) {
+    record Answers(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered, int refused) {
     }
 
     /** What ends the load: the kill. */
@@ -48,7 +48,7 @@ final class CrashLoad {
     }
 
     /** Puts load on {@code base} from {@code clients} virtual threads, kills after {@code killAfter}, waits for the clients. */
-    static Outcome until(URI base, int clients, Duration deadline, Duration killAfter, Kill kill) throws InterruptedException {
+    static Answers until(URI base, int clients, Duration deadline, Duration killAfter, Kill kill) throws InterruptedException {
         Set<String> created = ConcurrentHashMap.newKeySet();
         Set<String> paid = ConcurrentHashMap.newKeySet();
         Set<String> attempted = ConcurrentHashMap.newKeySet();
@@ -95,7 +95,7 @@ final class CrashLoad {
                 t.join();
             }
         }
-        return new Outcome(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get(), refused.get());
+        return new Answers(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get(), refused.get());
     }
 
     private static HttpRequest.Builder request(URI uri, Duration deadline) {

@@ -137,11 +137,11 @@ public final class CrashSeries {
      * @param schedule    when and under what load
      * @param settleLimit how long the last start may take to leave nothing PAYING and every PAID order notified
      */
-    public record Settings(Child child, Schedule schedule, Duration settleLimit) {
+    public record CrashSettings(Child child, Schedule schedule, Duration settleLimit) {
 
         /** {@link Schedule#of} and 60 s to settle. */
-        public static Settings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
-            return new Settings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
+        public static CrashSettings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
+            return new CrashSettings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
         }
     }
 
@@ -192,7 +192,7 @@ public final class CrashSeries {
      * @param money       the books after the last start settled (charged but not PAID, double charges, PAID not notified, leaks)
      * @param settled     whether the last start left nothing PAYING and every PAID order notified in time, and when
      */
-    public record Result(Settings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
+    public record CrashSeriesResult(CrashSettings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
                          Settled settled) {
 
         /** @return acknowledged work lost: creates and pays */
@@ -239,7 +239,7 @@ public final class CrashSeries {
      * @param leftBehind what a dead child left in the store, read after each kill
      * @param out        where each kill's line and the result's lines go
      */
-    public static Result run(Settings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
+    public static CrashSeriesResult run(CrashSettings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
             throws InterruptedException {
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
         try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
@@ -258,7 +258,7 @@ public final class CrashSeries {
                 Duration after = Duration.ofMillis(new java.util.Random(seed).nextLong(schedule.killAfterMin().toMillis(),
                         schedule.killAfterMax().toMillis()));
                 long started = System.nanoTime();
-                CrashLoad.Outcome load;
+                CrashLoad.Answers load;
                 int exit;
                 try (ServedProcess child = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start()) {
                     Duration start = Duration.ofNanos(System.nanoTime() - started);
@@ -274,7 +274,7 @@ public final class CrashSeries {
             }
             try (ServedProcess last = ServedProcess.builder(settings.child().mainClass()).jvmOptions(options).start()) {
                 // the last start works too: what strands work in a live process, not only across a kill, shows here
-                CrashLoad.Outcome load = CrashLoad.until(last.baseUri(), schedule.clients(), schedule.deadline(),
+                CrashLoad.Answers load = CrashLoad.until(last.baseUri(), schedule.clients(), schedule.deadline(),
                         schedule.killAfterMin(), () -> { });
                 ackedCreates.add(load.ackedCreates());
                 ackedPays.add(load.ackedPays());
@@ -310,7 +310,7 @@ public final class CrashSeries {
                         ackedPays.stream().mapToLong(Set::size).sum(),
                         kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum() + load.unanswered(),
                         kills.stream().mapToLong(kk -> kk.acked().refused()).sum() + load.refused());
-                Result result = new Result(settings, List.copyOf(kills), total, losses, money, settledIn);
+                CrashSeriesResult result = new CrashSeriesResult(settings, List.copyOf(kills), total, losses, money, settledIn);
                 out.accept(result.detailLine());
                 out.accept(result.summaryLine());
                 return result;
@@ -318,7 +318,7 @@ public final class CrashSeries {
         }
     }
 
-    private static Acknowledged acknowledged(CrashLoad.Outcome load) {
+    private static Acknowledged acknowledged(CrashLoad.Answers load) {
         return new Acknowledged(load.ackedCreates().size(), load.ackedPays().size(), load.unanswered(), load.refused());
     }
 

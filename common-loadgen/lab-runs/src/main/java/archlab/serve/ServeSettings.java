@@ -1,6 +1,6 @@
 package archlab.serve;
 
-import archlab.http.LoopbackPort;
+import archlab.loopback.LoopbackPort;
 import archlab.http.ServerThreads;
 import archlab.run.LabProperties;
 import java.time.Duration;

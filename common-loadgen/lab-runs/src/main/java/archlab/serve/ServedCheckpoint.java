@@ -4,6 +4,7 @@ import archlab.http.OrderHttpServer;
 import archlab.http.Wrk;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.LoadSpec;
+import archlab.loopback.LoopbackPort;
 import archlab.run.LabFixture;
 import archlab.run.LabProperties;
 import archlab.report.ReportLine;
@@ -88,7 +89,7 @@ public final class ServedCheckpoint implements AutoCloseable {
      */
     public static ServedCheckpoint start(Supplier<? extends LabFixture> fixtures, ServeSettings settings, PrintStream out) {
         // the port first: a busy one is refused before seconds go into building the service and its orders
-        archlab.http.LoopbackPort.requireFree(LabProperties.SERVE_PORT.property(), settings.port());
+        LoopbackPort.requireFree(LabProperties.SERVE_PORT.property(), settings.port());
         LabFixture fixture = fixtures.get();
         if (!(fixture.workload() instanceof BookWorkload book)) {
             throw new IllegalArgumentException("a served checkpoint needs the book's workload (BookWorkload), this fixture's is "

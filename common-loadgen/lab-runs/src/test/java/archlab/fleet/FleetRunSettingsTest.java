@@ -75,13 +75,13 @@ class FleetRunSettingsTest {
     @Test
     @DisplayName("a fleet run refuses settings it could not measure: one instance, a flood not above the quota, pays under a paused Redis not under it, no rate or no delays")
     void settingsThatMeasureNothingAreRefused() {
-        FleetRun.Settings ok = FleetRun.Settings.of(FleetRunSettingsTest.class);
+        FleetRun.FleetSettings ok = FleetRun.FleetSettings.of(FleetRunSettingsTest.class);
         PaymentsStub.Quota quota = ok.quota();
-        assertThatThrownBy(() -> new FleetRun.Settings(Object.class, 1, quota, ok.flood(), ok.reads(), ok.pause()))
+        assertThatThrownBy(() -> new FleetRun.FleetSettings(Object.class, 1, quota, ok.flood(), ok.reads(), ok.pause()))
                 .hasMessageContaining("at least 2 instances");
-        assertThatThrownBy(() -> new FleetRun.Settings(Object.class, 2, quota, new FleetRun.Flood(50, Duration.ofSeconds(1)),
+        assertThatThrownBy(() -> new FleetRun.FleetSettings(Object.class, 2, quota, new FleetRun.Flood(50, Duration.ofSeconds(1)),
                 ok.reads(), ok.pause())).hasMessageContaining("more than the quota");
-        assertThatThrownBy(() -> new FleetRun.Settings(Object.class, 2, quota, ok.flood(), ok.reads(),
+        assertThatThrownBy(() -> new FleetRun.FleetSettings(Object.class, 2, quota, ok.flood(), ok.reads(),
                 new FleetRun.Pause(Duration.ofSeconds(1), 10, 50))).hasMessageContaining("under the quota");
         assertThatThrownBy(() -> new FleetRun.Flood(0, Duration.ofSeconds(1))).hasMessageContaining("positive");
         assertThatThrownBy(() -> new FleetRun.Reads(4, Duration.ofSeconds(1), List.of())).hasMessageContaining("delays");

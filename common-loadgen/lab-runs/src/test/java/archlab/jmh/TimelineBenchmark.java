@@ -1,7 +1,7 @@
 package archlab.jmh;
 
 import archlab.clock.NanoClock;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;
 import archlab.timeline.TimelineSettings;
@@ -43,7 +43,7 @@ public class TimelineBenchmark {
     @State(Scope.Benchmark)
     public static class SharedRecorders {
         final Recorder started = new Recorder(1_000L, 3_600_000_000_000L, 3);
-        final Recorder[] ended = new Recorder[Outcome.values().length];
+        final Recorder[] ended = new Recorder[RequestOutcome.values().length];
 
         @Setup
         public void setUp() {
@@ -91,7 +91,7 @@ public class TimelineBenchmark {
     @AllocatesNothing
     public void sharedRecorder_1thread(SharedRecorders r, Requests q) {
         r.started.recordValue(q.lag());
-        r.ended[Outcome.COMPLETED.ordinal()].recordValue(q.latency());
+        r.ended[RequestOutcome.COMPLETED.ordinal()].recordValue(q.latency());
     }
 
     @Benchmark
@@ -99,7 +99,7 @@ public class TimelineBenchmark {
     @AllocatesNothing
     public void sharedRecorder_2threads(SharedRecorders r, Requests q) {
         r.started.recordValue(q.lag());
-        r.ended[Outcome.COMPLETED.ordinal()].recordValue(q.latency());
+        r.ended[RequestOutcome.COMPLETED.ordinal()].recordValue(q.latency());
     }
 
     // ---- right: the striped IntervalRecorder ----
@@ -109,7 +109,7 @@ public class TimelineBenchmark {
     @AllocatesNothing
     public void intervalRecorder_1thread(Timeline t, Requests q) {
         t.recorder.started(q.lag());
-        t.recorder.ended(Outcome.COMPLETED, q.latency());
+        t.recorder.ended(RequestOutcome.COMPLETED, q.latency());
     }
 
     @Benchmark
@@ -117,6 +117,6 @@ public class TimelineBenchmark {
     @AllocatesNothing
     public void intervalRecorder_2threads(Timeline t, Requests q) {
         t.recorder.started(q.lag());
-        t.recorder.ended(Outcome.COMPLETED, q.latency());
+        t.recorder.ended(RequestOutcome.COMPLETED, q.latency());
     }
 }

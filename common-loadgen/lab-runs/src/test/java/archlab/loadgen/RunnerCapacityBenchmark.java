@@ -37,10 +37,10 @@ class RunnerCapacityBenchmark {
     private static final int ATTEMPTS = 3;
 
     /** How one rate was judged. */
-    enum Verdict { PASS, FAIL, NOT_JUDGED }
+    enum RateVerdict { PASS, FAIL, NOT_JUDGED }
 
     record Row(int rate, long offered, long started, long sendLagP50Micros, long sendLagP99Micros, double sendLagMaxMicros,
-               double wallSeconds, long hiccupP99Micros, List<Long> attemptSendLagP99Micros, Verdict verdict) {
+               double wallSeconds, long hiccupP99Micros, List<Long> attemptSendLagP99Micros, RateVerdict verdict) {
     }
 
     @Test
@@ -76,22 +76,22 @@ class RunnerCapacityBenchmark {
             }
             runs.sort(java.util.Comparator.comparingLong(x -> x.sendLag().p99Micros()));
             RunResult r = runs.get((runs.size() - 1) / 2);
-            Verdict v = r.sendLag().p99Micros() <= LAG_TARGET_MICROS ? Verdict.PASS
-                    : r.hiccups().p99Micros() > LAG_TARGET_MICROS ? Verdict.NOT_JUDGED : Verdict.FAIL;
+            RateVerdict v = r.sendLag().p99Micros() <= LAG_TARGET_MICROS ? RateVerdict.PASS
+                    : r.hiccups().p99Micros() > LAG_TARGET_MICROS ? RateVerdict.NOT_JUDGED : RateVerdict.FAIL;
             Row row = new Row(rate, r.offered(), r.started(), r.sendLag().p50Micros(), r.sendLag().p99Micros(),
                     r.sendLag().maxMicros(), r.wallNanos() / 1e9, r.hiccups().p99Micros(),
                     runs.stream().map(x -> x.sendLag().p99Micros()).toList(), v);
             rows.add(row);
             System.out.println(line(row));
-            if (v == Verdict.PASS) {
+            if (v == RateVerdict.PASS) {
                 best = rate;
             }
-            allBelowPassed &= v != Verdict.FAIL;
-            if (allBelowPassed && v == Verdict.PASS) {
+            allBelowPassed &= v != RateVerdict.FAIL;
+            if (allBelowPassed && v == RateVerdict.PASS) {
                 sustained = rate;
             }
         }
-        long notJudged = rows.stream().filter(x -> x.verdict() == Verdict.NOT_JUDGED).count();
+        long notJudged = rows.stream().filter(x -> x.verdict() == RateVerdict.NOT_JUDGED).count();
         String verdict = String.format(Locale.ROOT,
                 "highest rate with median send-lag p99 <= 1 ms: %s; highest with no lower rate failing: %s"
                         + " (%d rate(s) not judged: the machine stalled longer than the target)"

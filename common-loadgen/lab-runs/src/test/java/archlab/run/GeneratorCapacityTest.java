@@ -20,7 +20,7 @@ class GeneratorCapacityTest {
     @Test
     @DisplayName("the runner's capacity over HTTP is the highest probed rate that held (every request started, send lag p99 under 1 ms, every answer in time), printed beside wrk's requests/s on the same no-op endpoint with their ratio")
     void capacityBesideWrk() throws Exception {
-        GeneratorCapacity.Result result = GeneratorCapacity.run(ReportWriter.reportsDir(), System.out::println);
+        GeneratorCapacity.CapacityResult result = GeneratorCapacity.run(ReportWriter.reportsDir(), System.out::println);
         String md = Files.readString(result.markdown());
         assertThat(md).contains("generator_capacity=" + result.capacity() + " req/s");
         assertThat(result.probes()).as("probes run").isNotEmpty();

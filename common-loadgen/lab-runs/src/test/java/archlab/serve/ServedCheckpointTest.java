@@ -3,7 +3,7 @@ package archlab.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import archlab.http.LoopbackPort;
+import archlab.loopback.LoopbackPort;
 import archlab.http.ServerThreads;
 import archlab.run.LabProperties;
 import com.fasterxml.jackson.databind.JsonNode;

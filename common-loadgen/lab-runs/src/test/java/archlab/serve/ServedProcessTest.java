@@ -3,7 +3,7 @@ package archlab.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import archlab.http.LoopbackPort;
+import archlab.loopback.LoopbackPort;
 import archlab.loadgen.testing.MultiSecondCheck;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.loadgen.LoadSpec;
 import archlab.clock.NanoClock;
 import archlab.loadgen.OpenLoopRunner;
-import archlab.request.Outcome;
+import archlab.request.RequestOutcome;
 import archlab.request.RequestContext;
 import archlab.loadgen.RunResult;
 import archlab.loadgen.Workload;
@@ -145,7 +145,7 @@ class TimelineOverheadBenchmark {
      */
     private static double[] round(IntervalRecorder recorder, int threads, boolean record) throws InterruptedException {
         int perThread = EVENTS / threads;
-        Outcome[] outcomes = Outcome.values();
+        RequestOutcome[] outcomes = RequestOutcome.values();
         long[] allocated = new long[threads];
         long[] sink = new long[threads];
         CountDownLatch ready = new CountDownLatch(threads);
@@ -165,7 +165,7 @@ class TimelineOverheadBenchmark {
                 for (int i = 0; i < perThread; i++) {
                     long lag = (i * 7919L) & 0x3FFF;                 // 0..16 µs, like a punctual generator
                     long latency = 1_000_000L + ((i * 104_729L) & 0xFFFFFF); // 1..18 ms, like the book's answers
-                    Outcome o = outcomes[(i & 63) == 0 ? 1 : 0];
+                    RequestOutcome o = outcomes[(i & 63) == 0 ? 1 : 0];
                     if (record) {
                         recorder.started(lag);
                         recorder.ended(o, latency);
@@ -228,7 +228,7 @@ class TimelineOverheadBenchmark {
                 long due = (System.nanoTime() - t0) * 1_500 / 1_000_000_000L;
                 for (; fed < due; fed++) {
                     recorder.started((fed * 7919L) & 0x3FFF);
-                    recorder.ended(Outcome.COMPLETED, 2_000_000L + ((fed * 104_729L) & 0x7FFFFF));
+                    recorder.ended(RequestOutcome.COMPLETED, 2_000_000L + ((fed * 104_729L) & 0x7FFFFF));
                 }
                 Thread.sleep(1);
             }

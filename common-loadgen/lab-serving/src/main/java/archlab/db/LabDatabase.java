@@ -1,19 +1,18 @@
 package archlab.db;
 
 import archlab.report.ReportLine;
+import archlab.text.LabNamespace;
+import java.util.regex.Pattern;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -63,10 +62,14 @@ public final class LabDatabase implements AutoCloseable {
     private CommitProbe probe;
     private CommitProbe.Figures probeFigures;
 
-    private LabDatabase(String jdbcUrl, String schema, HikariDataSource pool, PoolMetrics metrics, boolean ownsSchema) {
+    /** A fixture's schema: {@code lab_<label>_<hex>}, at most 30 characters of the label. */
+    private static final LabNamespace.Spelling SCHEMA = new LabNamespace.Spelling("_", 30, "",
+            Pattern.compile("lab_[a-z0-9_]{1,60}"), "schema must be a lab schema (lab_<label>_<hex>), was '%s'");
+
+    private LabDatabase(String jdbcUrl, LabNamespace schema, HikariDataSource pool, PoolMetrics metrics) {
         this.jdbcUrl = jdbcUrl;
-        this.schema = schema;
-        this.ownsSchema = ownsSchema;
+        this.schema = schema.name();
+        this.ownsSchema = schema.owned();
         this.pool = pool;
         this.metrics = metrics;
     }
@@ -84,7 +87,8 @@ public final class LabDatabase implements AutoCloseable {
     public static LabDatabase open(String jdbcUrl, String label, int poolSize) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         checkedPoolSize("pool size", poolSize);
-        String schema = schemaName(label);
+        LabNamespace namespace = LabNamespace.open(label, SCHEMA);
+        String schema = namespace.name();
         try {
             Flyway.configure(Thread.currentThread().getContextClassLoader()).dataSource(jdbcUrl, null, null)
                     .schemas(schema).createSchemas(true).locations(MIGRATIONS).failOnMissingLocations(true)
@@ -93,7 +97,7 @@ public final class LabDatabase implements AutoCloseable {
             dropQuietly(jdbcUrl, schema, e);
             throw new IllegalStateException("could not create the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return pooled(jdbcUrl, schema, poolSize, true);
+        return pooled(jdbcUrl, namespace, poolSize);
     }
 
     /**
@@ -107,13 +111,11 @@ public final class LabDatabase implements AutoCloseable {
     public static LabDatabase attach(String jdbcUrl, String schema, int poolSize) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         checkedPoolSize("pool size", poolSize);
-        if (schema == null || !schema.matches("lab_[a-z0-9_]{1,60}")) {
-            throw new IllegalArgumentException("schema must be a lab schema (lab_<label>_<hex>), was '" + schema + "'");
-        }
-        return pooled(jdbcUrl, schema, poolSize, false);
+        return pooled(jdbcUrl, LabNamespace.attach(schema, SCHEMA), poolSize);
     }
 
-    private static LabDatabase pooled(String jdbcUrl, String schema, int poolSize, boolean ownsSchema) {
+    private static LabDatabase pooled(String jdbcUrl, LabNamespace namespace, int poolSize) {
+        String schema = namespace.name();
         HikariDataSource[] created = new HikariDataSource[1];
         PoolMetrics metrics = new PoolMetrics(poolSize, () -> created[0] == null ? null : created[0].getHikariPoolMXBean());
         HikariConfig config = new HikariConfig();
@@ -126,12 +128,12 @@ public final class LabDatabase implements AutoCloseable {
         try {
             created[0] = new HikariDataSource(config);
         } catch (RuntimeException e) {
-            if (ownsSchema) {
+            if (namespace.owned()) {
                 dropQuietly(jdbcUrl, schema, e);
             }
             throw new IllegalStateException("could not open a pool to " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return new LabDatabase(jdbcUrl, schema, created[0], metrics, ownsSchema);
+        return new LabDatabase(jdbcUrl, namespace, created[0], metrics);
     }
 
     /** @return why {@code jdbcUrl} cannot be used now (the driver's message), or empty when a connection opened */
@@ -267,14 +269,6 @@ public final class LabDatabase implements AutoCloseable {
                 }
             }
         }
-    }
-
-    private static String schemaName(String label) {
-        String l = label == null ? "" : label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
-        l = l.length() > 30 ? l.substring(0, 30) : l;
-        byte[] random = new byte[4];
-        ThreadLocalRandom.current().nextBytes(random);
-        return "lab_" + (l.isEmpty() ? "" : l + "_") + HexFormat.of().formatHex(random);
     }
 
     private static void dropQuietly(String jdbcUrl, String schema, RuntimeException cause) {

@@ -1,6 +1,7 @@
 package archlab.http;
 
 import archlab.loadgen.OrderTarget;
+import archlab.loopback.LoopbackPort;
 import archlab.loopback.LoopbackTomcat;
 import java.net.URI;
 import java.util.Locale;

@@ -42,7 +42,7 @@ public final class Wrk {
     }
 
     /** wrk's figures of one run, with the command as run. */
-    public record Result(String commandLine, Counts counts, Latency latency) {
+    public record WrkResult(String commandLine, Counts counts, Latency latency) {
         /** @return requests per second, as wrk counts them */
         public double requestsPerSecond() {
             return counts.requests() / counts.seconds();
@@ -105,7 +105,7 @@ public final class Wrk {
      * @param deadlineMs  the {@code X-Deadline-Ms} each request carries
      * @param connections wrk's {@code -c}: connections kept open, one request outstanding on each
      */
-    public static Result run(Path wrk, URI base, List<String> ids, Duration duration, long deadlineMs, int connections)
+    public static WrkResult run(Path wrk, URI base, List<String> ids, Duration duration, long deadlineMs, int connections)
             throws IOException, InterruptedException {
         if (!"127.0.0.1".equals(base.getHost())) {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
@@ -122,7 +122,7 @@ public final class Wrk {
      *
      * @param threads wrk's {@code -t}, 1..{@code connections}
      */
-    public static Result runNoop(Path wrk, URI base, Duration duration, int connections, int threads)
+    public static WrkResult runNoop(Path wrk, URI base, Duration duration, int connections, int threads)
             throws IOException, InterruptedException {
         if (!"127.0.0.1".equals(base.getHost())) {
             throw new IllegalArgumentException("wrk loads 127.0.0.1 only, was " + base);
@@ -137,7 +137,7 @@ public final class Wrk {
                 script.script().toString(), base.toString(), "--", "noop"), dir, duration);
     }
 
-    private static Result runProcess(List<String> cmd, Path dir, Duration duration) throws IOException, InterruptedException {
+    private static WrkResult runProcess(List<String> cmd, Path dir, Duration duration) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(duration.toSeconds() + 30, TimeUnit.SECONDS)) {
@@ -149,7 +149,7 @@ public final class Wrk {
     }
 
     /** Reads the script's {@code WRK_JSON} line from wrk's output. */
-    static Result parse(String commandLine, String output) {
+    static WrkResult parse(String commandLine, String output) {
         String line = output.lines().filter(l -> l.startsWith("WRK_JSON ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("wrk printed no WRK_JSON line; its output:\n" + output));
         JsonNode j;
@@ -164,6 +164,6 @@ public final class Wrk {
                 socketErrors);
         Latency latency = new Latency(j.get("p50_us").asLong() / 1e3, j.get("p99_us").asLong() / 1e3,
                 j.get("max_us").asLong() / 1e3);
-        return new Result(commandLine, counts, latency);
+        return new WrkResult(commandLine, counts, latency);
     }
 }

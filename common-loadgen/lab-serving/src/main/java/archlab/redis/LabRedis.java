@@ -1,5 +1,6 @@
 package archlab.redis;
 
+import archlab.text.LabNamespace;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -13,11 +14,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Pattern;
 import java.time.Duration;
-import java.util.HexFormat;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -53,14 +51,15 @@ public final class LabRedis implements AutoCloseable {
     /** Connections opened beside the main one (pub/sub, other codecs): closed with it. */
     private final List<AutoCloseable> others = new CopyOnWriteArrayList<>();
 
-    /** What a prefix handed to {@link #attach} must look like: one {@link #open} made. */
-    private static final Pattern PREFIX = Pattern.compile("lab:([a-z0-9_]+:)?[0-9a-f]{8}:");
+    /** A fixture's key prefix, {@code lab:<label>:<hex>:}; one handed to {@link #attach} must be one {@link #open} made. */
+    private static final LabNamespace.Spelling PREFIX = new LabNamespace.Spelling(":", Integer.MAX_VALUE, ":",
+            Pattern.compile("lab:([a-z0-9_]+:)?[0-9a-f]{8}:"), "not a lab prefix (lab:<label>:<8 hex>:): '%s'");
 
-    private LabRedis(String url, String prefix, Duration timeout, RedisClient client,
-                     StatefulRedisConnection<String, String> connection, boolean ownsKeys) {
-        this.ownsKeys = ownsKeys;
+    private LabRedis(String url, LabNamespace prefix, Duration timeout, RedisClient client,
+                     StatefulRedisConnection<String, String> connection) {
+        this.ownsKeys = prefix.owned();
         this.url = url;
-        this.prefix = prefix;
+        this.prefix = prefix.name();
         this.timeout = timeout;
         this.client = client;
         this.connection = connection;
@@ -75,7 +74,7 @@ public final class LabRedis implements AutoCloseable {
      * @throws IllegalStateException when the server cannot be reached (nothing is left open)
      */
     public static LabRedis open(String url, String label, Duration timeout) {
-        return connect(url, prefixOf(label), timeout, true);
+        return connect(url, LabNamespace.open(label, PREFIX), timeout);
     }
 
     /**
@@ -87,13 +86,10 @@ public final class LabRedis implements AutoCloseable {
      * @throws IllegalStateException    when the server cannot be reached (nothing is left open)
      */
     public static LabRedis attach(String url, String prefix, Duration timeout) {
-        if (prefix == null || !PREFIX.matcher(prefix).matches()) {
-            throw new IllegalArgumentException("not a lab prefix (lab:<label>:<8 hex>:): '" + prefix + "'");
-        }
-        return connect(url, prefix, timeout, false);
+        return connect(url, LabNamespace.attach(prefix, PREFIX), timeout);
     }
 
-    private static LabRedis connect(String url, String prefix, Duration timeout, boolean ownsKeys) {
+    private static LabRedis connect(String url, LabNamespace prefix, Duration timeout) {
         Objects.requireNonNull(url, "url");
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
@@ -102,7 +98,7 @@ public final class LabRedis implements AutoCloseable {
         try {
             StatefulRedisConnection<String, String> connection = client.connect();
             connection.setTimeout(timeout);
-            return new LabRedis(url, prefix, timeout, client, connection, ownsKeys);
+            return new LabRedis(url, prefix, timeout, client, connection);
         } catch (RuntimeException e) {
             shutdown(client);
             throw new IllegalStateException("could not connect to Redis at " + url + ": " + e.getMessage(), e);
@@ -240,12 +236,5 @@ public final class LabRedis implements AutoCloseable {
 
     private static void shutdown(RedisClient client) {
         client.shutdown(0, 2, TimeUnit.SECONDS);
-    }
-
-    private static String prefixOf(String label) {
-        String l = label == null ? "" : label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
-        byte[] random = new byte[4];
-        ThreadLocalRandom.current().nextBytes(random);
-        return "lab:" + (l.isEmpty() ? "" : l + ":") + HexFormat.of().formatHex(random) + ":";
     }
 }

@@ -18,7 +18,7 @@ class WrkParseTest {
                 WRK_JSON {"requests":3000,"duration_us":3000000,"non_2xx":12,"errors_connect":1,"errors_read":2,\
                 "errors_write":0,"errors_timeout":3,"p50_us":2500,"p99_us":210000,"max_us":400500,"mean_us":9000.5}
                 """;
-        Wrk.Result r = Wrk.parse("wrk -t8", out);
+        Wrk.WrkResult r = Wrk.parse("wrk -t8", out);
         assertThat(r.requestsPerSecond()).isEqualTo(1000.0);
         assertThat(r.counts().non2xx()).isEqualTo(12);
         assertThat(r.counts().socketErrors()).isEqualTo(6);

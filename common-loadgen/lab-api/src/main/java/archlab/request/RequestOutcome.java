@@ -1,7 +1,11 @@
 package archlab.request;
 
-/** How one request of a load run ended. Every started request has exactly one outcome. */
-public enum Outcome {
+/**
+ * How one request of a load run ended, as the runners ({@code archlab.loadgen}) count it and the timeline records it.
+ * Every started request has exactly one outcome. It lives here, beside the request, because the timeline
+ * ({@code archlab.timeline}) records it and the runners depend on the timeline.
+ */
+public enum RequestOutcome {
     /** Finished without an error within the timeout. */
     COMPLETED,
     /** Finished (with or without an error) at or after planned start + timeout: its deadline had expired. */
