@@ -24,7 +24,7 @@ class SkipReasonsListenerTest {
         }
 
         @Test
-        @EnabledIfSystemProperty(named = "archlab.never.set", matches = ".*", disabledReason = "a load run")
+        @EnabledIfSystemProperty(named = "baseline", matches = ".*", disabledReason = "a load run")
         void loadRun() {
         }
 
