@@ -23,20 +23,22 @@ out=${ARCHLAB_EXERCISES_OUT:-target/exercises-out}
 mkdir -p "$out"
 
 # run <id> <dir to run in> <module> <files to keep, from <module>/target/reports> -- <maven args...>
+# (a file to keep may be written <report>=<saved name>: a run with changed settings names its report after them,
+#  e.g. baseline-timeout-300ms.txt, and the exercise keeps it under the name its answer quotes)
 run() {
   local id=$1 dir=$2 module=$3 keep=$4; shift 5
   local dest="$out/$id" log="$lab/target/exercises/$id-$module.log"
   mkdir -p "$lab/target/exercises"
   echo "== exercise $id: (cd ${dir#$lab/}; mvn ${*})"
   local files; IFS=, read -ra files <<< "$keep"
-  for f in "${files[@]}"; do rm -f "$dir/$module/target/reports/$f"; done
+  for f in "${files[@]}"; do rm -f "$dir/$module/target/reports/${f%%=*}"; done
   local status=0
   (cd "$dir" && "${MVN[@]}" -Dmaven.test.failure.ignore=true "$@") > "$log" 2>&1 || status=$?
   local tmp="$dest.tmp"
   rm -rf "$tmp" && mkdir -p "$tmp" || return 1
   local kept=0
   for f in "${files[@]}"; do
-    [ -f "$dir/$module/target/reports/$f" ] && cp "$dir/$module/target/reports/$f" "$tmp/" && kept=$((kept + 1))
+    [ -f "$dir/$module/target/reports/${f%%=*}" ] && cp "$dir/$module/target/reports/${f%%=*}" "$tmp/${f##*=}" && kept=$((kept + 1))
   done
   {
     echo "exercise=$id"
@@ -78,15 +80,15 @@ ch1=ch12-1-baseline ch2=ch12-2-cache-outbox-ratelimit ch3=ch12-3-fault-scenarios
 only="-Dsurefire.failIfNoSpecifiedTests=false"
 
 12.1-1-sweep-400-500()    { run "$FUNCNAME" "$lab" $ch1 "sweep-$ch1.txt,sweep-$ch1.json" -- -pl $ch1 test -Dsweep -Dtest=CapacitySweepTest $only -Dlab.sweep.rates=400,500; }
-12.1-2-timeout-300ms()    { run "$FUNCNAME" "$lab" $ch1 "baseline.txt,baseline.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.timeout=300ms; }
-12.1-3-platform-threads() { run "$FUNCNAME" "$lab" $ch1 "baseline.txt,baseline.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.threads=platform; }
+12.1-2-timeout-300ms()    { run "$FUNCNAME" "$lab" $ch1 "baseline-timeout-300ms.txt=baseline.txt,baseline-timeout-300ms.json=baseline.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.timeout=300ms; }
+12.1-3-platform-threads() { run "$FUNCNAME" "$lab" $ch1 "baseline-threads-platform.txt=baseline.txt,baseline-threads-platform.json=baseline.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.threads=platform; }
 12.1-5-grade-12.1()       { run "$FUNCNAME" "$lab" $ch1 "grade-12.1.md,grade-12.1.json" -- -pl $ch1 test -Dgrade=12.1; }
 12.1-pool-50-postgres() {
   if ! bash .servers/postgres.sh status >/dev/null 2>&1; then
     echo "== exercise $FUNCNAME skipped: PostgreSQL not running: start it with \`bash .servers/postgres.sh start\` (its saved result stays as it is)"
     return 0
   fi
-  run "$FUNCNAME" "$lab" $ch1 "baseline-postgres.txt,baseline-postgres.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.store=postgres -Dlab.db.pool=50
+  run "$FUNCNAME" "$lab" $ch1 "baseline-postgres-db-pool-50.txt=baseline-postgres.txt,baseline-postgres-db-pool-50.json=baseline-postgres.json" -- -pl $ch1 test -Dbaseline -Dtest=BaselineOpenLoopTest $only -Dlab.store=postgres -Dlab.db.pool=50
 }
 12.2-1-quota-300()        { local d; d=$(patched "$FUNCNAME") || return 1; run "$FUNCNAME" "$d" $ch2 "baseline.txt,baseline.json,overload.txt,overload.json" -- -pl $ch2 test -Dbaseline -Dtest='BaselineOpenLoopTest,OverloadOpenLoopTest' $only; }
 12.2-2-cache-savings()    { run "$FUNCNAME" "$lab" $ch2 "cache-latency.txt,cache-latency.json" -- -pl $ch2 test -Dbaseline -Dtest=CacheLatencyRunsTest $only; }

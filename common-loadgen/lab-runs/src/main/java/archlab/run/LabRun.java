@@ -68,6 +68,7 @@ public final class LabRun implements LabOverrides<LabRun> {
     private Transport transport = Transport.IN_PROCESS;
     private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
     private archlab.redis.CacheKind cache = archlab.redis.CacheKind.LOCAL;
+    private String changedSettings = "";
 
     /** What a run's report name gets with {@code -Dlab.store=postgres}: {@code baseline-postgres}, {@code baseline-http-postgres}. */
     public static final String POSTGRES_SUFFIX = "-postgres";
@@ -168,6 +169,7 @@ public final class LabRun implements LabOverrides<LabRun> {
         transport = transport.withOverrides(lab);
         store = lab.get(LabStore.STORE).orElse(store);
         cache = lab.get(LabCache.CACHE).orElse(cache);
+        changedSettings = ChangedSettings.suffix(lab);
         return this;
     }
 
@@ -187,6 +189,17 @@ public final class LabRun implements LabOverrides<LabRun> {
             throw new IllegalArgumentException(key.property() + "='" + lab.given(key).orElseThrow() + "' is not a valid load: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * @return the name the report is written under: a run on the server's virtual threads never overwrites the same
+     *         run on its platform threads, nor one on PostgreSQL the same run in memory, nor one with the reader's
+     *         {@code -Dlab.timeout=300ms} the book's ({@link ChangedSettings}): each keeps its report, to be laid side
+     *         by side
+     */
+    String reportName() {
+        return transport.reportName(this.name) + (store == archlab.db.StoreKind.POSTGRES ? POSTGRES_SUFFIX : "")
+                + (cache == archlab.redis.CacheKind.REDIS ? REDIS_SUFFIX : "") + changedSettings;
     }
 
     /** @return how many times {@link #run} runs the load (after overrides) */
@@ -220,10 +233,7 @@ public final class LabRun implements LabOverrides<LabRun> {
     public Reports run(Supplier<? extends LabFixture> freshFixture) {
         List<RunReport> reports = new ArrayList<>();
         ProfileReport profile = null;
-        // a run on the server's virtual threads never overwrites the same run on its platform threads, nor one on
-        // PostgreSQL the same run in memory: each keeps its report, to be laid side by side
-        String name = transport.reportName(this.name) + (store == archlab.db.StoreKind.POSTGRES ? POSTGRES_SUFFIX : "")
-                + (cache == archlab.redis.CacheKind.REDIS ? REDIS_SUFFIX : "");
+        String name = reportName();
         Path jfr = reportsDir.resolve(name + ".jfr");
         Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment

@@ -105,6 +105,21 @@ class LabRunOverridesTest {
         assertThat(run.profiled()).isTrue();
     }
 
+    @Test
+    @DisplayName("a run with changed settings writes its report under a name that says so, never over the book's run it is compared with")
+    void changedSettingsNameTheReport() {
+        java.util.function.Supplier<LabRun> baseline = () -> LabRun.named("test-module", "baseline").output(line -> { });
+        assertThat(baseline.get().withOverrides(props("unrelated", "x")).reportName()).isEqualTo("baseline");
+        assertThat(baseline.get().withOverrides(props("lab.timeout", "300ms")).reportName()).isEqualTo("baseline-timeout-300ms");
+        assertThat(baseline.get().withOverrides(props("lab.threads", "platform", "lab.rate", "1_000", "lab.arrival", "poisson:7"))
+                .reportName()).as("keys in one order, values as typed, safe in a file name")
+                .isEqualTo("baseline-rate-1-000-threads-platform-arrival-poisson-7");
+        assertThat(baseline.get().withOverrides(props("lab.store", "memory", "lab.transport", "http", "lab.db.pool", "50"))
+                .reportName()).as("transport and store keep their own suffixes").isEqualTo("baseline-http-db-pool-50");
+        assertThat(baseline.get().withOverrides(props("lab.serve.seconds", "5", "lab.sweep.rates", "400,500")).reportName())
+                .as("settings that do not change what a load run measures").isEqualTo("baseline");
+    }
+
     static Stream<Arguments> badOverrides() {
         return Stream.of(
                 Arguments.of("lab.rate", "fast"),
