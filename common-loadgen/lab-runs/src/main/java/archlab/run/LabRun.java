@@ -274,7 +274,23 @@ public final class LabRun implements LabOverrides<LabRun> {
                 + (profiled ? ", .jfr" : "") + ")");
         out.accept("page: " + txt.resolveSibling(last.name() + ".html").toAbsolutePath()
                 + " (open it in a browser: timeline, percentiles, segments, flame graphs; works offline)");
+        // the report is long: its verdict again, so the console's last screen names the bottleneck
+        verdictOf(readText(txt)).forEach(out);
         return new Reports(last, profile, txt, List.copyOf(reports));
+    }
+
+    /** @return the report's verdict block (its "--- verdict" heading and the lines under it), or nothing */
+    static List<String> verdictOf(String reportText) {
+        List<String> lines = reportText.lines().toList();
+        int start = 0;
+        while (start < lines.size() && !lines.get(start).startsWith("--- verdict")) {
+            start++;
+        }
+        int end = start;
+        while (end < lines.size() && !lines.get(end).isBlank()) {
+            end++;
+        }
+        return lines.subList(start, end);
     }
 
     /**

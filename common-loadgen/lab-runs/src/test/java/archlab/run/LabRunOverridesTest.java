@@ -120,6 +120,16 @@ class LabRunOverridesTest {
                 .as("settings that do not change what a load run measures").isEqualTo("baseline");
     }
 
+    @Test
+    @DisplayName("the console's last lines repeat the report's verdict block, and nothing when a report has none")
+    void verdictIsRepeatedAtTheEnd() {
+        String report = "=== m / baseline ===\n--- verdict (read this first) ---\n  outcome: 1 of 1\n  limited by: lock.wait\n\n"
+                + "offered=1\n--- lab lines ---\n";
+        assertThat(LabRun.verdictOf(report)).containsExactly("--- verdict (read this first) ---", "  outcome: 1 of 1",
+                "  limited by: lock.wait");
+        assertThat(LabRun.verdictOf("offered=1\n")).isEmpty();
+    }
+
     static Stream<Arguments> badOverrides() {
         return Stream.of(
                 Arguments.of("lab.rate", "fast"),
