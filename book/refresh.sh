@@ -36,7 +36,7 @@ rm -f "$problems"
 
 # excerpts first: the load runs go through the fast tests, and BookInSyncTest fails on an excerpt of edited code;
 # every module's fast tests run first, failures ignored (a stale excerpt is what the next step fixes), since each
-# module's run writes the target/reports/tests.json its claims table is read from (-pl book builds common-loadgen only)
+# module's run writes the target/reports/tests.json its claims table is read from (-pl book builds the harness only)
 "${MVN[@]}" -q test -Dmaven.test.failure.ignore=true
 "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#syncText' -Dsurefire.failIfNoSpecifiedTests=false
 # over the wire first, each Maven session's reports copied as it ends (the last session's refresh checks every sentence):
@@ -44,7 +44,10 @@ rm -f "$problems"
 # virtual threads
 collect() { "${MVN[@]}" -q -pl book test -Dbook -Dtest='BookRefreshTask#collect' -Dsurefire.failIfNoSpecifiedTests=false; }
 checkpoints=ch12-1-baseline,ch12-2-cache-outbox-ratelimit,ch12-3-fault-scenarios
-"${MVN[@]}" -pl "common-loadgen/lab-runs,$checkpoints" test -Dwrk -Dgenerator -Dscenarios=incident -Dlab.transport=http
+# the generator beside wrk in a session of its own: a checkpoint-run flag on the same command skips the harness's tests
+"${MVN[@]}" -pl common-loadgen/lab-runs test -Dgenerator
+collect
+"${MVN[@]}" -pl "$checkpoints" test -Dwrk -Dscenarios=incident -Dlab.transport=http
 collect
 "${MVN[@]}" -pl "$checkpoints" test -Dscenarios=incident -Dlab.transport=http -Dlab.server.threads=virtual
 collect

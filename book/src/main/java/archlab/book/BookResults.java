@@ -49,7 +49,13 @@ public final class BookResults {
             for (Path module : SavedReports.moduleFolders(root).stream().filter(p -> Files.isDirectory(p.resolve("target/reports")))
                     .filter(p -> !p.getFileName().toString().equals(BOOK_MODULE)).toList()) {
                 Path target = results.resolve(SavedReports.resultsName(module));
-                copied.addAll(copyReports(module.resolve("target/reports"), target, session, skipped));
+                for (Path saved : copyReports(module.resolve("target/reports"), target, session, skipped)) {
+                    if (copied.contains(saved)) { // two harness modules save into one folder: a report each, by name
+                        throw new IllegalStateException(module + " wrote " + saved.getFileName() + ", which another module"
+                                + " of " + SavedReports.resultsName(module) + " wrote in the same session: rename one");
+                    }
+                    copied.add(saved);
+                }
             }
             if (Files.isDirectory(root.resolve("target/reports"))) {
                 copied.addAll(copyReports(root.resolve("target/reports"), results, session, skipped));

@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * The tests of one module as its own test run reported them: {@code <module>/target/reports/tests.json}, which
- * common-loadgen's test-jar listener ({@code archlab.testreport.TestsReportListener}) writes in every module's test
+ * lab-testkit's listener ({@code archlab.testreport.TestsReportListener}) writes in every module's test
  * JVM from what the JUnit Platform discovers there — every test method of the module, whatever the run selected.
  * The book reads that file and loads no class: each module's tests are read by the JVM that runs them.
  *

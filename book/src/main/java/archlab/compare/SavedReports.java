@@ -29,8 +29,8 @@ public final class SavedReports {
     public static final String HARNESS = "common-loadgen";
 
     /**
-     * @return every module folder under {@code root} that may hold reports: the root's own folders, and the harness's
-     *         modules under {@code common-loadgen/}
+     * @return every folder under {@code root} that may be a module with reports ({@code <folder>/target/reports}): the
+     *         root's own folders, and the harness's modules under {@code common-loadgen/}
      */
     public static List<Path> moduleFolders(Path root) {
         List<Path> folders = new ArrayList<>();

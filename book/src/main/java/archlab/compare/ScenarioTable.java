@@ -154,8 +154,11 @@ public final class ScenarioTable {
 
     /** The recovery verdict from a saved timeline, for a known scenario (catalogue or by name only) with a trigger. */
     static Optional<Recovery> recoveryOf(String scenario, JsonNode timeline) {
+        // a run with changed settings is named after them (archlab.run.ChangedSettings): scenario-incident-rate-1000 is
+        // the incident's run under another load; its row keeps that name, its recovery is the incident's
         Optional<Scenario> known = java.util.stream.Stream.concat(Scenario.catalogue().stream(), Scenario.byNameOnly().stream())
-                .filter(s -> s.name().equals(scenario)).findFirst();
+                .filter(s -> s.name().equals(scenario) || scenario.startsWith(s.name() + "-"))
+                .max(java.util.Comparator.comparingInt(s -> s.name().length()));
         if (known.isEmpty()) {
             return Optional.empty();
         }

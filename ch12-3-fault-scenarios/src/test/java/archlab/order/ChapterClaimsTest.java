@@ -11,7 +11,7 @@ import org.junit.jupiter.api.TestFactory;
  * The chapters' claims against this module's code, through {@link GradedCheckpoint} only. {@code mvn test}: this
  * module's chapter, the fast claims; {@code -Dbaseline}: with the load claims; {@code -Dgrade=12.2}: that chapter's
  * claims and a scorecard (target/reports/grade-12.2.md); {@code -Dclaims}: every claim, recorded for the book's
- * claims × checkpoint matrix. The claims themselves live once, in common-loadgen's test-jar ({@code archlab.claims}).
+ * claims × checkpoint matrix. The claims themselves live once, in common-loadgen/lab-grader ({@code archlab.claims}).
  */
 class ChapterClaimsTest {
 

@@ -110,7 +110,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
             m.put("statement", j.claim().statement());
             m.put("needs", j.claim().needs());
             m.put("outcome", j.verdict().outcome().name());
-            m.put("mustPassHere", Suite.CHECKPOINTS.contains(module) ? j.claim().suite().passesOn(module) : null);
+            m.put("mustPassHere", Suite.isCheckpoint(module) ? j.claim().suite().passesOn(module) : null);
             m.put("measured", j.verdict().measured());
             m.put("attempts", j.attempts());
             m.put("seconds", j.nanos() / 1e9);

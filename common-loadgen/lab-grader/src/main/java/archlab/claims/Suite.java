@@ -24,15 +24,6 @@ public enum Suite {
     LESSON_12_2("12.2-lesson", "12.2", List.of(false, true, true)),
     LESSON_12_3("12.3-lesson", "12.3", Arrays.asList(null, false, true));
 
-    /**
-     * The checkpoints in chapter order, as the build lists them ({@code archlab.checkpoints}, set by the root POM for
-     * every module's tests; the harness names no checkpoint itself); {@link #passesOn} is indexed like this list.
-     * Empty outside such a build.
-     */
-    public static final List<String> CHECKPOINTS = java.util.Arrays.stream(
-            System.getProperty(archlab.scenario.ScenarioProgress.CHECKPOINTS_PROPERTY, "").split(","))
-            .map(String::strip).filter(c -> !c.isEmpty()).toList();
-
     private final String id;
     private final String chapter;
     private final List<Boolean> passesOn;
@@ -53,15 +44,18 @@ public enum Suite {
     }
 
     /**
-     * @return whether every claim of this suite must pass on {@code checkpoint} (one of {@link #CHECKPOINTS});
-     *         {@code false}: every claim must fail there; {@code null}: the lesson's shape says nothing there
+     * @return whether every claim of this suite must pass on {@code checkpoint}, the checkpoint of a chapter
+     *         ({@link #chapterOf}); {@code false}: every claim must fail there; {@code null}: the lesson's shape says
+     *         nothing there
+     * @throws IllegalArgumentException for a module that is no chapter's checkpoint
      */
     public Boolean passesOn(String checkpoint) {
-        int i = CHECKPOINTS.indexOf(checkpoint);
-        if (i < 0) {
-            throw new IllegalArgumentException("unknown checkpoint '" + checkpoint + "'; known: " + CHECKPOINTS);
-        }
-        return passesOn.get(i);
+        return passesOn.get(chapterOf(checkpoint).charAt(3) - '1');
+    }
+
+    /** @return whether {@code module} is a chapter's checkpoint by its name ({@code ch12-<n>-…}, n from 1 to 3) */
+    public static boolean isCheckpoint(String module) {
+        return module.matches("ch12-[123]-.*");
     }
 
     /**
@@ -81,7 +75,7 @@ public enum Suite {
 
     /** @return the chapter a checkpoint module teaches: ch12-2-… → 12.2 */
     public static String chapterOf(String module) {
-        if (module.matches("ch12-[123]-.*")) {
+        if (isCheckpoint(module)) {
             return "12." + module.charAt(5);
         }
         throw new IllegalArgumentException("'" + module + "' is not a chapter checkpoint (ch12-1-…, ch12-2-…, ch12-3-…)");

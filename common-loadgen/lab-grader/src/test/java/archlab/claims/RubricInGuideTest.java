@@ -1,9 +1,9 @@
 package archlab.claims;
 
-import archlab.loadgen.testing.RepoRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import archlab.loadgen.testing.RepoRoot;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

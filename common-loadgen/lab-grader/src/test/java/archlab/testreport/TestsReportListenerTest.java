@@ -136,24 +136,24 @@ class TestsReportListenerTest {
     }
 
     @Test
-    @DisplayName("the listener is registered as a JUnit Platform service, so every module with common-loadgen's test-jar writes its tests.json")
+    @DisplayName("the listener is registered as a JUnit Platform service, so every module whose tests see lab-testkit writes its tests.json")
     void registeredAsAService() {
         assertThat(ServiceLoader.load(TestExecutionListener.class)).extracting(l -> l.getClass().getName())
                 .contains(TestsReportListener.class.getName());
     }
 
     @Test
-    @DisplayName("common-loadgen's own run wrote its tests.json when it started: this class's tests are listed, with their display names, before they finish")
+    @DisplayName("lab-grader's own run wrote its tests.json when it started: this class's tests are listed, with their display names, before they finish")
     void thisRunWroteItsReport() throws Exception {
         assumeThat(System.getProperty("archlab.module.dir")).as("run by Maven (archlab.module.dir set)").isNotNull();
         JsonNode report = new ObjectMapper().readTree(MODULE_REPORT.toFile());
 
-        assertThat(report.path("module").asText()).isEqualTo("common-loadgen");
+        assertThat(report.path("module").asText()).isEqualTo("lab-grader");
         assertThat(report.path("problems")).isEmpty();
         assertThat(tests(report)).containsSubsequence("TestsReportListenerTest.everyTestOfTheModuleIsARow",
                 "TestsReportListenerTest.displayNamesAndNeeds", "TestsReportListenerTest.thisRunWroteItsReport");
         assertThat(row(report, "TestsReportListenerTest.thisRunWroteItsReport").path("displayName").asText())
-                .startsWith("common-loadgen's own run wrote its tests.json");
+                .startsWith("lab-grader's own run wrote its tests.json");
     }
 
     @Test

@@ -1,10 +1,10 @@
 package archlab.downstream;
 
-import archlab.loadgen.testing.RepoRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.ConnectionPool.PoolSettings;
+import archlab.loadgen.testing.RepoRoot;
 import archlab.request.RequestContext;
 import archlab.loadgen.testing.FakeClock;
 import archlab.report.ReportWriter;

@@ -1,8 +1,8 @@
 package archlab.report;
 
-import archlab.loadgen.testing.RepoRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import archlab.loadgen.testing.RepoRoot;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;

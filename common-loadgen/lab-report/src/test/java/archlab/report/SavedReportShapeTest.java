@@ -1,10 +1,10 @@
 package archlab.report;
 
-import archlab.loadgen.testing.RepoRoot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.loadgen.LoadSpec;
 import archlab.loadgen.testing.FakeClock;
+import archlab.loadgen.testing.RepoRoot;
 import archlab.request.RequestOutcome;
 import archlab.timeline.Interval;
 import archlab.timeline.IntervalRecorder;

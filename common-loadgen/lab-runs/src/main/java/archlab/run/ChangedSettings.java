@@ -8,7 +8,7 @@ import java.util.Locale;
  * asks "run it again with {@code -Dlab.timeout=300ms} and compare with {@code baseline.txt}", and the second run wrote
  * its report over the first. A run with changed settings writes {@code baseline-timeout-300ms.txt} beside
  * {@code baseline.txt} instead (keys in {@link #KEYS}' order, each as its name without {@code lab.} and its value as
- * typed, every character other than a letter, digit or dot as {@code -}).
+ * typed, lowercased, every character other than a letter, digit or dot as {@code -}). A sweep keeps its own name.
  *
  * <p>The transport, the store and the cache keep their own suffixes ({@code -http}, {@code -postgres}, {@code -redis});
  * settings that do not change what is measured ({@code lab.serve.*}, the sweep's own keys, the servers' URLs) add
@@ -24,7 +24,10 @@ public final class ChangedSettings {
     private ChangedSettings() {
     }
 
-    /** @return {@code -timeout-300ms-threads-platform} for those two overrides; "" when the book's load is unchanged */
+    /**
+     * @return {@code -timeout-300ms-threads-platform} for those two overrides; "" when none of {@link #KEYS} was given
+     *         (a key given its default value still names the run: the name says what was typed, not what differs)
+     */
     public static String suffix(LabProperties lab) {
         StringBuilder s = new StringBuilder();
         for (LabProperties.Key<?> key : KEYS) {

@@ -10,7 +10,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * closes: an override that silently does nothing.
  *
  * <p>Registered through {@code META-INF/services/org.junit.platform.launcher.LauncherSessionListener} in
- * common-loadgen's test resources, which ship in its test-jar, so every module whose tests use that jar checks too.
+ * lab-runs' resources, so every module whose tests see lab-runs (the checkpoints, lab-grader, the book) checks too.
  * The parsing itself is {@link LabProperties}, the one place that reads {@code -Dlab.*}.
  */
 public final class LabPropertiesCheck implements LauncherSessionListener {

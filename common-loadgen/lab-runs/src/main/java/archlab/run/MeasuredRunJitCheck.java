@@ -18,8 +18,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
  * of measuring slower code in silence.
  *
  * <p>Registered, like {@link LabPropertiesCheck}, through
- * {@code META-INF/services/org.junit.platform.launcher.LauncherSessionListener} in common-loadgen's test resources,
- * which ship in its test-jar: every module's test JVM checks. Stateless.
+ * {@code META-INF/services/org.junit.platform.launcher.LauncherSessionListener} in lab-runs' resources: every test JVM
+ * with lab-runs on its class path (the checkpoints', lab-grader's, the book's, lab-runs' own) checks. Stateless.
  */
 public final class MeasuredRunJitCheck implements LauncherSessionListener {
 

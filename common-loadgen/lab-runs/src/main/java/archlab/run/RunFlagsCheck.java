@@ -7,7 +7,7 @@ import archlab.scenario.ScenarioProgress;
  * Checks the run flags of a Maven command before any test JVM starts: every {@code -Dlab.*} override
  * ({@link LabProperties}), the {@code -Dscenarios=…} selection, and with {@code -Dserve} that the port asked for
  * ({@code -Dlab.serve.port}) is free on 127.0.0.1. It runs inside Maven's own JVM (the root POM's
- * {@code exec-maven-plugin} {@code java} execution, once, in {@code common-loadgen}, which every {@code -pl} builds),
+ * {@code exec-maven-plugin} {@code java} execution, once, in {@code common-loadgen/lab-runs}, which every {@code -pl} of a checkpoint builds),
  * so a typo stops the command in one screen, with the property, its value and the nearest known name, instead of a
  * stack trace from a forked test JVM or a minute of fast tests. It ends Maven with exit code 2 and its own two lines:
  * an exception would make Maven print a stack trace and a page of advice.

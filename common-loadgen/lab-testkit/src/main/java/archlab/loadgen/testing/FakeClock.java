@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A {@link NanoClock} for tests: it stands still until the test moves it, so that anything measured on
  * it (deadlines, timeouts, cache lifetimes, token refills, backoffs, traces) repeats exactly and no test
  * has to sleep. In the style of Guava's and Caffeine's {@code FakeTicker}; the one fake clock of every
- * module's tests, shipped in common-loadgen's test-jar.
+ * module's tests, in lab-testkit.
  *
  * <p>Contract: the reading starts at the value given to the constructor (0 by default) and changes only
  * by {@link #advance(long)}, {@link #advance(Duration)} or, if {@linkplain #setAutoIncrementStep(Duration)
