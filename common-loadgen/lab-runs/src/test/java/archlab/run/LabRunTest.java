@@ -100,12 +100,17 @@ class LabRunTest {
     }
 
     @Test
-    @DisplayName("the run prints the report's text as written (its verdict on top), where it was written, and last the path of its page")
+    @DisplayName("the run prints the report's text as written (its verdict on top), where it was written, the path of its page, and last its verdict again")
     void runPrintsTheReport() throws Exception {
         LabRun.Reports outcome = lab("printed").run(RecordingFixture::new);
-        assertThat(printed).contains(java.nio.file.Files.readString(outcome.textFile()).stripTrailing());
+        String text = java.nio.file.Files.readString(outcome.textFile());
+        assertThat(printed).contains(text.stripTrailing());
         assertThat(printed).anySatisfy(l -> assertThat(l).startsWith("report: ").contains("printed.txt"));
-        assertThat(printed).last().asString().startsWith("page: ").contains("printed.html");
+        List<String> verdict = LabRun.verdictOf(text);
+        assertThat(verdict).as("the report's verdict block").hasSizeGreaterThan(2).first().asString().startsWith("--- verdict");
+        int page = printed.size() - verdict.size() - 1;
+        assertThat(printed.get(page)).startsWith("page: ").contains("printed.html");
+        assertThat(printed.subList(page + 1, printed.size())).containsExactlyElementsOf(verdict);
     }
 
     @Test
