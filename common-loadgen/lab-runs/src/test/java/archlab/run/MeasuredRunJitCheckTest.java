@@ -59,7 +59,7 @@ class MeasuredRunJitCheckTest {
     }
 
     @Test
-    @DisplayName("the root POM's test JVMs stop at C1 and skip verifying library bytecode, and every measured run's flag activates a profile that gives them the full JIT back")
+    @DisplayName("the root POM's test JVMs stop at C1 and skip verifying library bytecode, and every measured run's flag activates a profile that gives them the full JIT back, each harness module in a test JVM of its own")
     void everyMeasuredRunFlagHasAFullJitProfile() throws Exception {
         Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(ROOT.resolve("pom.xml").toFile());
         XPath xpath = XPathFactory.newInstance().newXPath();
@@ -79,7 +79,12 @@ class MeasuredRunJitCheckTest {
         }
         for (String flag : MeasuredRunJitCheck.MEASURED_RUN_FLAGS) {
             assertThat(jitByFlag).as("the profile activated by -D%s", flag).containsEntry(flag, "");
+            // and the harness's lower modules fork a test JVM of their own again: nothing measured in Maven's JVM
+            assertThat(xpath.evaluate("/project/profiles/profile[activation/property/name='" + flag
+                    + "']/properties/archlab.harness.forkCount", pom)).as("-D%s's harness fork count", flag).isEqualTo("1");
         }
+        assertThat(xpath.evaluate("/project/properties/archlab.harness.forkCount", pom))
+                .as("the fast tests of the harness's lower modules run in Maven's JVM").isEqualTo("0");
         for (String flag : MeasuredRunJitCheck.UNMEASURED_RUN_FLAGS) {
             assertThat(jitByFlag.get(flag)).as("-D%s measures nothing: no profile changes its JIT", flag).isNull();
         }
