@@ -2,7 +2,6 @@ package archlab.db;
 
 import archlab.report.ReportLine;
 import archlab.text.LabNamespace;
-import java.util.regex.Pattern;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -13,6 +12,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -173,10 +173,41 @@ public final class LabDatabase implements AutoCloseable {
      * @throws IllegalStateException when the probe cannot start (the server went away since the pool opened)
      */
     public void startRun() {
+        fillPool();
         metrics.startRun();
         stopProbe();
         probeFigures = null;
         probe = CommitProbe.start(jdbcUrl, schema);
+    }
+
+    /** How long {@link #startRun()} waits for the pool to hold all its connections. */
+    static final java.time.Duration FILL_TIMEOUT = java.time.Duration.ofSeconds(10);
+
+    /**
+     * Waits until the pool holds every connection it may open, as a service waits for its pool before it takes
+     * traffic: HikariCP opens a new pool's connections one by one in the background, and on a loaded machine a server
+     * process per connection takes tens of milliseconds to start, so the run's first second would otherwise measure the
+     * pool's birth (waits past the requests' deadlines) instead of the checkpoint. Borrows nothing: the service's own
+     * background loops may be using the pool already.
+     *
+     * @throws IllegalStateException when the pool has not opened its connections within {@link #FILL_TIMEOUT}
+     */
+    private void fillPool() {
+        long deadline = System.nanoTime() + FILL_TIMEOUT.toNanos();
+        int wanted = pool.getMaximumPoolSize();
+        while (pool.getHikariPoolMXBean().getTotalConnections() < wanted) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the pool to " + schema + " opened " + pool.getHikariPoolMXBean()
+                        .getTotalConnections() + " of its " + wanted + " connections in " + FILL_TIMEOUT.toSeconds()
+                        + " s: is the server overloaded or out of connections (max_connections)?");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the pool to " + schema + " opened its connections", e);
+            }
+        }
     }
 
     /** Stops the series and the probe and freezes the figures: call after the load, before the fixture's own checks. */
