@@ -3,6 +3,7 @@ package archlab.claims;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DynamicTest;
@@ -18,7 +19,9 @@ import org.opentest4j.TestAbortedException;
  *   <li>{@code -Dclaims} — every suite, load claims included; records each verdict in
  *       {@code target/reports/claims-<module>.json} and fails nothing: the book module's matrix judges the shape.</li>
  * </ul>
- * A claim judged while the machine stalled is judged again, then reported "not judged" (skipped), never a pass.
+ * A claim judged while the machine stalled is judged again, then reported "not judged" — never a pass; in a grade an
+ * error (regrade), elsewhere skipped. A grade and the matrix judge the code in a student process of its own, over the
+ * wire ({@link ServedSolution}); the module's own fast claims judge it in this JVM ({@link IsolatedCheckpoint}).
  *
  * <p>Not thread-safe: one per test class.
  */
@@ -35,6 +38,7 @@ public final class ClaimsRun {
     private final List<Judgement> judgements = new CopyOnWriteArrayList<>();
     private final Path solutionClasses;
     private List<StudentCodeCheck.Refusal> refusals = List.of();
+    private String isolation = "the solution ran in this JVM, in a class loader of its own";
 
     ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims) {
         this.module = module;
@@ -89,10 +93,10 @@ public final class ClaimsRun {
         if (!refusals.isEmpty()) {
             return Stream.of(check);
         }
-        IsolatedCheckpoint isolated = IsolatedCheckpoint.of(checkpoint, solutionClasses);
+        Supplier<Checkpoint> attempts = attempts(checkpoint);
         return Stream.concat(Stream.of(check), claims.stream().map(claim -> DynamicTest.dynamicTest(
                 "[" + claim.id() + "] " + claim.statement() + " (" + claim.points() + " pt)", () -> {
-                    Judgement j = Judgement.of(claim, isolated::forClaim);
+                    Judgement j = Judgement.of(claim, attempts);
                     judgements.add(j);
                     System.out.println("[claims] " + module + " " + claim.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
                     if (mode == Mode.MATRIX) {
@@ -100,10 +104,39 @@ public final class ClaimsRun {
                     }
                     switch (j.verdict().outcome()) {
                         case FAILED -> Assertions.fail(j.explain());
-                        case NOT_JUDGED -> throw new TestAbortedException(j.explain());
+                        case NOT_JUDGED -> {
+                            if (mode == Mode.GRADE) {
+                                // an error, never skipped: the grade is not given until the claim is judged
+                                throw new NotJudgedException(j.explain());
+                            }
+                            throw new TestAbortedException(j.explain());
+                        }
                         case PASSED -> { }
                     }
                 })));
+    }
+
+    /**
+     * @return where each attempt's solution runs: for a grade and the claims matrix, a student process of its own,
+     *         judged over the wire ({@link ServedSolution}); for the module's own fast claims ({@code mvn test}), a
+     *         class loader of its own in this JVM ({@link IsolatedCheckpoint}) — the same claims, a second's start
+     *         cheaper, for code that is the lab's own
+     */
+    private Supplier<Checkpoint> attempts(Checkpoint checkpoint) {
+        if (mode == Mode.OWN) {
+            return IsolatedCheckpoint.of(checkpoint, solutionClasses)::forClaim;
+        }
+        ServedSolution served = ServedSolution.of(List.of(solutionClasses, IsolatedCheckpoint.codeSource(checkpoint.getClass())));
+        isolation = served.describe();
+        System.out.println("[claims] " + module + ": " + isolation);
+        return served::forAttempt;
+    }
+
+    /** A claim still not judged after its attempts, in a grade: reported as an error, to regrade. */
+    static final class NotJudgedException extends RuntimeException {
+        NotJudgedException(String message) {
+            super("not judged (regrade on a quieter machine): " + message, null, false, false);
+        }
     }
 
     /**

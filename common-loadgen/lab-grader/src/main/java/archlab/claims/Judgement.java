@@ -53,8 +53,39 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
         }
     }
 
+    /**
+     * One attempt against a checkpoint of its own, closed after it (a student process is killed). An attempt that was
+     * disturbed while the grading itself — the student's processes and the grader — saturated the machine
+     * ({@link StudentMeter.Use#disturbedByTheGrading()}) is judged as measured, with the figures: only a disturbance
+     * from elsewhere is "not judged".
+     */
     private static ClaimVerdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints) {
-        FutureTask<ClaimVerdict> attempt = new FutureTask<>(() -> once(claim, checkpoints.get()));
+        Checkpoint checkpoint = checkpoints.get();
+        try {
+            ClaimVerdict v = withinTimeLimit(claim, checkpoint);
+            if (checkpoint instanceof ServedSolution.Attempt attempt) {
+                StudentMeter.Use use = attempt.use();
+                if (v.outcome() == ClaimVerdict.Outcome.NOT_JUDGED) {
+                    return use.disturbedByTheGrading()
+                            ? ClaimVerdict.failed("judged as measured: the machine was saturated by the grading itself, not by"
+                                    + " other processes (" + use.describe() + "); " + v.measured())
+                            : ClaimVerdict.notJudged(v.measured() + " [" + use.describe() + "]");
+                }
+            }
+            return v;
+        } finally {
+            if (checkpoint instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    // an attempt that cannot be closed has nothing left to say about the verdict
+                }
+            }
+        }
+    }
+
+    private static ClaimVerdict withinTimeLimit(Claim claim, Checkpoint checkpoint) {
+        FutureTask<ClaimVerdict> attempt = new FutureTask<>(() -> once(claim, checkpoint));
         // a neutral name: a thread named after its claim would tell the solution which claim judges it
         Thread.ofPlatform().daemon(true).name("grader-attempt").start(attempt);
         try {

@@ -119,10 +119,13 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         return out;
     }
 
-    /** @return a JUnit XML test suite, one test case per claim: what classroom autograders read */
+    /**
+     * @return a JUnit XML test suite, one test case per claim: what classroom autograders read. A claim not judged is
+     *         an error (to regrade), never skipped
+     */
     public String junitXml() {
         StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        sb.append(String.format(Locale.ROOT, "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.3f\">%n",
+        sb.append(String.format(Locale.ROOT, "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">%n",
                 xml(module + " " + title), judgements.size(), count(ClaimVerdict.Outcome.FAILED), count(ClaimVerdict.Outcome.NOT_JUDGED),
                 judgements.stream().mapToLong(Judgement::nanos).sum() / 1e9));
         for (Judgement j : judgements) {
@@ -131,7 +134,9 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
             switch (j.verdict().outcome()) {
                 case FAILED -> sb.append("<failure message=\"").append(xml(j.verdict().measured())).append("\">")
                         .append(xml(j.explain())).append("</failure>");
-                case NOT_JUDGED -> sb.append("<skipped message=\"").append(xml(j.verdict().measured())).append("\"/>");
+                // never skipped: a claim the grader could not judge is a grade not given, to be graded again
+                case NOT_JUDGED -> sb.append("<error type=\"not-judged\" message=\"regrade: ").append(xml(j.verdict().measured()))
+                        .append("\">").append(xml(j.explain())).append("</error>");
                 case PASSED -> sb.append("<system-out>").append(xml(j.verdict().measured())).append("</system-out>");
             }
             sb.append("</testcase>\n");

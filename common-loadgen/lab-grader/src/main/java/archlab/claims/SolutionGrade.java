@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * One solution graded outside a checkpoint module — a wrong solution built from a patch, say — exactly as
  * {@code -Dgrade} grades a module: the grader's check of its classes first, then every claim of the chapter against
- * it, each attempt in a class loader of its own.
+ * it, each attempt in a student process of its own ({@link ServedSolution}).
  *
  * @param scorecard the scorecard, as {@code -Dgrade} would write it
  */
@@ -29,9 +29,9 @@ public record SolutionGrade(Scorecard scorecard) {
                     .map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
             return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why));
         }
-        IsolatedCheckpoint isolated = new IsolatedCheckpoint(List.of(mainClasses, adapterClasses), "archlab.order.GradedCheckpoint");
+        ServedSolution served = ServedSolution.of(List.of(mainClasses, adapterClasses));
         List<Judgement> judged = claims.stream().map(c -> {
-            Judgement j = Judgement.of(c, isolated::forClaim);
+            Judgement j = Judgement.of(c, served::forAttempt);
             System.out.println("[claims] " + module + " " + c.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
             return j;
         }).toList();

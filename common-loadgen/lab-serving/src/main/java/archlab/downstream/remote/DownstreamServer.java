@@ -62,8 +62,11 @@ public final class DownstreamServer implements AutoCloseable {
         return serve(downstream.inventory(), downstream.payments(), downstream.notifier(), port);
     }
 
-    /** Serves any three ports: the tests' fakes, which throw what a stub only throws in rare states. */
-    static DownstreamServer serve(Inventory inventory, Payments payments, Notifier notifier, int port) {
+    /**
+     * Serves any three ports on 127.0.0.1:{@code port} ({@link LoopbackPort#ANY}: one the OS picks): the tests' fakes,
+     * which throw what a stub only throws in rare states, and the grader's stubs wrapped in its gauges.
+     */
+    public static DownstreamServer serve(Inventory inventory, Payments payments, Notifier notifier, int port) {
         LoopbackPort.requireFree("port", port); // before a thread exists
         ExecutorService threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("downstream-v-", 0).factory());
         try {

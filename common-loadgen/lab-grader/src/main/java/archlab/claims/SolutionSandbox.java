@@ -1,0 +1,225 @@
+package archlab.claims;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Who the student's process runs as, decided once per grader JVM. When the grader runs as root and {@code setpriv}
+ * is installed, every student process runs under a user id of its own ({@link #uid()}, in no group, no new
+ * privileges, at most {@value #MAX_TASKS} threads and processes) that can read a copy of the class path made for it
+ * and write only its own home folder: it cannot write the lab, the reports or the scorecard, cannot signal or trace
+ * the grader, and every process it starts — even one that leaves the process tree — is found and killed by that uid.
+ * Otherwise the student's process runs as the grader's own user: its memory is still its own, but files are a door
+ * ({@link #describe()} says which, and the scorecard prints it).
+ *
+ * <p>Thread-safety: immutable once built; {@link #current()} builds it once.
+ */
+final class SolutionSandbox {
+
+    /** The most threads and processes the student's uid may have at once (the JVM's own need a few dozen). */
+    static final int MAX_TASKS = 1024;
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+    private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
+    private static volatile SolutionSandbox current;
+
+    private final int uid;
+    private final Path root;
+    private final List<Path> classPath;
+
+    private SolutionSandbox(int uid, Path root, List<Path> classPath) {
+        this.uid = uid;
+        this.root = root;
+        this.classPath = classPath;
+    }
+
+    /** @return the sandbox of this JVM: a uid of its own when root, the grader's own user otherwise */
+    static SolutionSandbox current() {
+        SolutionSandbox s = current;
+        if (s == null) {
+            synchronized (SolutionSandbox.class) {
+                s = current;
+                if (s == null) {
+                    current = s = build();
+                }
+            }
+        }
+        return s;
+    }
+
+    private static SolutionSandbox build() {
+        try {
+            Path root = Files.createTempDirectory("archlab-solution-");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "archlab-solution-cleanup"));
+            if (ownUid() != 0 || !Files.isExecutable(SETPRIV) || !Files.isExecutable(PRLIMIT)) {
+                return new SolutionSandbox(-1, root, List.of());
+            }
+            Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+            return new SolutionSandbox(freeUid(), root, List.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the student's process a folder", e);
+        }
+    }
+
+    /** @return the uid the student's processes run as, or -1 when they run as the grader's own user */
+    int uid() {
+        return uid;
+    }
+
+    boolean separateUser() {
+        return uid >= 0;
+    }
+
+    /** @return one line for the scorecard: how the student's process is kept apart */
+    String describe() {
+        return separateUser()
+                ? "the solution ran in processes of its own under uid " + uid + " (no write access outside its home, at most "
+                        + MAX_TASKS + " threads), judged over loopback"
+                : "the solution ran in a process of its own, judged over loopback, as the grader's own user (the grader is not"
+                        + " root: files are not closed to it; grade as root to run it under a uid of its own)";
+    }
+
+    /**
+     * @return {@code classPath} as the student's uid can read it: for a separate user a copy (hard links where the
+     *         file system allows) under a folder it may enter; otherwise unchanged
+     */
+    synchronized List<Path> readable(List<Path> classPath) throws IOException {
+        if (!separateUser()) {
+            return classPath;
+        }
+        Path dir = Files.createTempDirectory(root, "cp-");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<Path> out = new ArrayList<>();
+        int i = 0;
+        for (Path entry : classPath) {
+            Path target = dir.resolve((i++) + "-" + entry.getFileName());
+            if (Files.isDirectory(entry)) {
+                copyTree(entry, target);
+            } else if (Files.isRegularFile(entry)) {
+                try {
+                    Files.createLink(target, entry);
+                } catch (IOException | UnsupportedOperationException e) {
+                    Files.copy(entry, target);
+                }
+                Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
+            } else {
+                continue;
+            }
+            out.add(target);
+        }
+        return out;
+    }
+
+    /** @return a new home folder for one student process, owned by its uid (mode 700) */
+    Path newHome() throws IOException {
+        Path home = Files.createTempDirectory(root, "home-");
+        if (separateUser()) {
+            Files.setAttribute(home, "unix:uid", uid);
+            Files.setAttribute(home, "unix:gid", uid);
+        }
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+        return home;
+    }
+
+    /** @return the command's prefix that runs what follows as the student's uid; empty for the grader's own user */
+    List<String> prefix() {
+        if (!separateUser()) {
+            return List.of();
+        }
+        return List.of(PRLIMIT.toString(), "--nproc=" + MAX_TASKS, "--nofile=4096", "--core=0", "--",
+                SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--no-new-privs", "--pdeathsig=KILL");
+    }
+
+    /** @return every live process of the student's uid (a separate user only; empty otherwise) */
+    List<ProcessHandle> processesOfUid() {
+        if (!separateUser()) {
+            return List.of();
+        }
+        List<ProcessHandle> out = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).forEach(p -> {
+                try {
+                    if (((Integer) Files.getAttribute(p, "unix:uid")) == uid) {
+                        ProcessHandle.of(Long.parseLong(p.getFileName().toString())).ifPresent(out::add);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // it ended while listed
+                }
+            });
+        } catch (IOException e) {
+            // no /proc: nothing to list
+        }
+        return out;
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // under the system's temp: left for the OS
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        Files.walkFileTree(from, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
+                Path d = to.resolve(from.relativize(dir).toString());
+                Files.createDirectories(d);
+                Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Path f = to.resolve(from.relativize(file).toString());
+                Files.copy(file, f);
+                Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+
+    private static int ownUid() throws IOException {
+        return uidOf(Path.of("/proc/self/status")).orElse(-1);
+    }
+
+    private static Optional<Integer> uidOf(Path status) throws IOException {
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("Uid:")) {
+                return Optional.of(Integer.parseInt(line.substring(4).trim().split("\\s+")[0]));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return a uid in 61000..64999 no account names and no process runs as, chosen from this JVM's pid */
+    private static int freeUid() throws IOException {
+        String passwd = Files.exists(Path.of("/etc/passwd")) ? Files.readString(Path.of("/etc/passwd")) : "";
+        long pid = ProcessHandle.current().pid();
+        for (int i = 0; i < 4000; i++) {
+            int candidate = 61000 + (int) ((pid + i) % 4000);
+            if (passwd.contains(":" + candidate + ":")) {
+                continue;
+            }
+            SolutionSandbox probe = new SolutionSandbox(candidate, null, List.of());
+            if (probe.processesOfUid().isEmpty()) {
+                return candidate;
+            }
+        }
+        throw new IllegalStateException("no free uid in 61000..64999 for the student's process");
+    }
+}
