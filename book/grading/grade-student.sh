@@ -19,6 +19,9 @@
 # report, is a 0 with the reason. The scorecard is copied to grade-<chapter>.md (+ .json, .xml) in the current
 # folder, or in DIR with --out DIR, for the instructor's records (an earlier scorecard of that chapter there is
 # replaced); the script says where as it starts. Its last line is the scorecard's "points N/M …" line.
+# Exit: 0 every claim passed; 1 some claim failed, or the work was refused or did not build (grade 0 with the reason);
+# 3 regrade: a claim was not judged because something other than the student disturbed the machine (the points line
+# is still printed); 2 usage error or no such student. book/grading/grade-class.sh grades a class with it.
 set -euo pipefail
 usage() {
   cat <<'USAGE'
@@ -26,6 +29,8 @@ usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12
   Grades the student's ch12-1-baseline/src/main with this lab's pristine claims (chapter 12.2 by default) in a clean
   copy of the lab, prints the scorecard and exits 0 only if every claim passed. The scorecard is copied to
   grade-<chapter>.md, .json and .xml in the current folder (--out DIR: in DIR), replacing an earlier one there.
+  Exit: 0 every claim passed; 1 some claim failed, or refused / did not build (grade 0); 3 regrade (a claim was not
+  judged: the machine was disturbed); 2 usage error or no such student.
 USAGE
 }
 args=() out=$(pwd)
