@@ -12,7 +12,10 @@
 # (0 = every claim passed). A student who edits the claims, the adapter (GradedCheckpoint) or any test gains nothing:
 # none of their test files are used. Before any of the student's code runs, the grader reads its classes
 # (archlab.claims.StudentCodeCheck) and refuses, grade 0, a class outside archlab.order, one named like a class of
-# the grader, or one that uses reflection, files, processes, JVM exit or the caller's stack.
+# the grader, or one that uses reflection, files, processes, JVM exit or the caller's stack: a first line with a clear
+# message, not the wall. The wall is the process: every attempt of every claim runs the student's code in a JVM of its
+# own (under a uid of its own when this runs as root), reached only over loopback; the claims, the stubs' books and the
+# scorecard live in the grader's JVM (docs/grading.md).
 # Refused with grade 0 before building: a file under src/main that is not a .java file under src/main/java (a
 # META-INF/services file would run the student's code before the grader's), a symbolic link, a dependency outside
 # the allow list. A run that ends without a scorecard, or whose scorecard disagrees with the test runner's own
@@ -117,4 +120,11 @@ cp "$card.md" "$card.json" "$card.xml" "$out/"
 cat "$card.md"
 echo "scorecard: $out/grade-$chapter.md (+ .json, .xml)" >&2
 grep -m1 '^points' "$card.md"
-exit $status
+# the grade's status from the scorecard itself: a claim not judged (the machine was disturbed by something other than
+# the student, in every attempt) is a regrade, never a pass or a fail
+python3 - "$card.json" <<'PY'
+import json, sys
+card = json.load(open(sys.argv[1], encoding="utf-8"))
+outcomes = [c["outcome"] for c in card["claims"]]
+sys.exit(0 if card.get("allPassed") else 3 if "NOT_JUDGED" in outcomes and not card.get("refusals") else 1)
+PY

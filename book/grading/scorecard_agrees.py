@@ -2,8 +2,8 @@
 
     python3 scorecard_agrees.py <grade-12.2.json> <TEST-archlab.order.ChapterClaimsTest.xml>
 
-The scorecard is written inside the JVM that ran the student's code; Surefire's XML is written by Maven's own JVM
-from the test events. Both must say the same: every claim the scorecard counts as passed is a passed test case
+The scorecard is written by the grader's JVM (the student's code runs in processes of its own); Surefire's XML is
+written by Maven's own JVM from the test events. Both must say the same: every claim the scorecard counts as passed is a passed test case
 named "[<id>] … (<points> pt)", every other claim is not, and the points add up. Exit 0 if they agree; 1 with the
 difference if not.
 """

@@ -52,12 +52,31 @@ public final class ClaimsRun {
     }
 
     /**
-     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab
+     * {@code -Dclaims.only=<id>,<id>} keeps only those claims, judged as {@code -Dclaims} judges them (for looking at
+     * one claim: its record is not a grade and fails nothing).
+     *
+     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab, {@code -Dclaims.only} no claim
      */
     public static ClaimsRun fromSystem() {
         Path moduleDir = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
         String module = moduleDir.getFileName().toString();
         Path reports = Path.of(System.getProperty("archlab.reports.dir", moduleDir.resolve("target/reports").toString()));
+        ClaimsRun run = fromSystemAll(moduleDir, module, reports);
+        String only = System.getProperty("claims.only");
+        if (only == null || only.isBlank()) {
+            return run;
+        }
+        List<String> ids = List.of(only.split(","));
+        List<Claim> kept = run.claims.stream().filter(c -> ids.contains(c.id())).toList();
+        if (kept.isEmpty()) {
+            throw new IllegalArgumentException("-Dclaims.only=" + only + " names none of this run's claims: "
+                    + run.claims.stream().map(Claim::id).toList());
+        }
+        // a look at some claims, not a grade: judged as the matrix judges (over the wire), recorded, failing nothing
+        return new ClaimsRun(module, reports, Mode.MATRIX, null, kept);
+    }
+
+    private static ClaimsRun fromSystemAll(Path moduleDir, String module, Path reports) {
         String grade = System.getProperty("grade");
         if (grade != null) {
             return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)));

@@ -57,8 +57,9 @@ public final class SolutionServer {
     /** The largest call body read. */
     static final int MAX_BODY_BYTES = 64 * 1024;
     static final ObjectMapper JSON = new ObjectMapper();
-    static final int WARM_UP_CALLS = 300;
-    static final Duration WARM_UP_TIME = Duration.ofSeconds(2);
+    static final int WARM_UP_CALLS = 1500;
+    static final int WARM_UP_THREADS = 4;
+    static final Duration WARM_UP_TIME = Duration.ofMillis(1500);
 
     private SolutionServer() {
     }
@@ -100,13 +101,20 @@ public final class SolutionServer {
              HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
             RemoteOrderPort port = RemoteOrderPort.open(client, self, server.baseUri(), () -> "warming up", () -> { });
             List<OrderPort.Line> line = List.of(new OrderPort.Line("warm-up", 1, 100));
-            for (int i = 0; i < WARM_UP_CALLS && System.nanoTime() < end; i++) {
-                try {
-                    String id = port.create(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), "warm-up", line).id();
-                    port.get(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), id);
-                    port.pay(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), id);
-                } catch (OrderPortException e) {
-                    // a refusal warms as well as an answer
+            AtomicInteger calls = new AtomicInteger();
+            try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int t = 0; t < WARM_UP_THREADS; t++) {
+                    threads.submit(() -> {
+                        while (calls.incrementAndGet() <= WARM_UP_CALLS && System.nanoTime() < end) {
+                            try {
+                                String id = port.create(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), "warm-up", line).id();
+                                port.get(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), id);
+                                port.pay(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofSeconds(1)), id);
+                            } catch (OrderPortException e) {
+                                // a refusal warms as well as an answer
+                            }
+                        }
+                    });
                 }
             }
             port.close();

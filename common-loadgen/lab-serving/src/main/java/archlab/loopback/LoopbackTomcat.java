@@ -127,6 +127,10 @@ public final class LoopbackTomcat implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create Tomcat's scratch directory", e);
             }
+            // no JMX: Tomcat registers an MBean for every request processor it creates, under one lock per
+            // connector, so a burst of new connections queues on it (hundreds at once: about a second). Nothing of
+            // the lab reads Tomcat's MBeans; its figures come from the executor and the connector's own counters.
+            org.apache.tomcat.util.modeler.Registry.disableRegistry();
             Tomcat tomcat = new Tomcat();
             tomcat.setBaseDir(dir.toString());
             tomcat.setConnector(connector());

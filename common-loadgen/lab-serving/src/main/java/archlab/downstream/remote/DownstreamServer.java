@@ -32,6 +32,12 @@ public final class DownstreamServer implements AutoCloseable {
 
     /** How long the server keeps an idle keep-alive connection open: longer than the JDK client keeps one (30 s). */
     static final long KEEP_ALIVE_SECONDS = 120;
+    /**
+     * The listen backlog: a burst of calls from a service that opens a connection per concurrent call (hundreds at once)
+     * must not overflow it — an overflowed backlog drops the connection attempt, and the kernel retries it a second
+     * later, a delay that would be the wire's, not the stub's latency. Tomcat's default is 100.
+     */
+    static final int ACCEPT_COUNT = 2048;
 
     private final LoopbackTomcat tomcat;
     private final ExecutorService threads;
@@ -72,7 +78,7 @@ public final class DownstreamServer implements AutoCloseable {
         try {
             LoopbackTomcat tomcat = LoopbackTomcat.serving(new DownstreamServlet(inventory, payments, notifier),
                             (status, message) -> WireError.refusal(WireError.Kind.ofStatus(status), message))
-                    .port(port).executor(threads).keepAliveTimeout(Duration.ofSeconds(KEEP_ALIVE_SECONDS))
+                    .port(port).executor(threads).acceptCount(ACCEPT_COUNT).keepAliveTimeout(Duration.ofSeconds(KEEP_ALIVE_SECONDS))
                     .unlimitedKeepAliveRequests().start();
             return new DownstreamServer(tomcat, threads);
         } catch (RuntimeException e) {
