@@ -2,6 +2,7 @@ package archlab.grading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import archlab.claims.ClaimsRun;
 import archlab.claims.SolutionGrade;
 import archlab.claims.SourceCompiler;
 import archlab.report.ReportWriter;
@@ -42,6 +43,8 @@ class WrongSolutionsTest {
     private static final List<String> LINES = new CopyOnWriteArrayList<>();
     /** How many times a solution is graded at most while a claim of it could not be judged (the machine stalled). */
     private static final int GRADINGS = 3;
+    /** The seed of every grading's inputs: {@code -Dgrade.seed}, else drawn at random; printed, and in each scorecard. */
+    private static final long SEED = ClaimsRun.seedFromSystem();
 
     @TestFactory
     @DisplayName("each wrong solution the guide names loses exactly the claims the guide says catch it; the checkpoints as shipped lose none")
@@ -75,16 +78,16 @@ class WrongSolutionsTest {
 
         // every claim already reruns a disturbed judgement; a claim still not judged after that is graded again with
         // the whole solution, up to GRADINGS times, before the machine is blamed
-        SolutionGrade g = SolutionGrade.of("wrong/" + name, classes, adapter, grade);
+        SolutionGrade g = SolutionGrade.of("wrong/" + name, classes, adapter, grade, SEED);
         for (int grading = 2; grading <= GRADINGS && !g.notJudged().isEmpty(); grading++) {
             System.out.println("wrong " + name + ": not judged " + g.notJudged() + ", grading again (" + grading + " of " + GRADINGS + ")");
-            g = SolutionGrade.of("wrong/" + name, classes, adapter, grade);
+            g = SolutionGrade.of("wrong/" + name, classes, adapter, grade, SEED);
         }
 
         Set<String> lost = g.lost();
         Set<String> notJudged = g.notJudged();
         boolean asSaid = lost.equals(new TreeSet<>(expected)) && notJudged.isEmpty();
-        String line = String.format("wrong %s (%s, grade %s): %s, lost %s%s — %s", name, base, grade,
+        String line = String.format("wrong %s (%s, grade %s, seed %d): %s, lost %s%s — %s", name, base, grade, SEED,
                 g.scorecard().summary().replaceFirst(" \\(.*", ""), lost, notJudged.isEmpty() ? "" : " (not judged " + notJudged + ")",
                 asSaid ? "as the guide says" : "the guide says " + expected);
         System.out.println(line);
@@ -93,6 +96,7 @@ class WrongSolutionsTest {
         row.put("name", name);
         row.put("base", base);
         row.put("grade", grade);
+        row.put("seed", SEED);
         row.put("guide", guide);
         row.put("pointsEarned", g.scorecard().pointsEarned());
         row.put("pointsPossible", g.scorecard().pointsPossible());
@@ -133,7 +137,8 @@ class WrongSolutionsTest {
     @SuppressWarnings("unchecked")
     static void table() throws IOException {
         StringBuilder md = new StringBuilder("# Wrong solutions, graded\n\n`mvn test -Dgrade.wrong`: each patch of book/grading/wrong"
-                + " applied to its checkpoint and graded with its chapter's claims.\n\n| solution | base | grade | points | lost | the guide says | as said |\n|---|---|---|---|---|---|---|\n");
+                + " applied to its checkpoint and graded with its chapter's claims, on the inputs of seed " + SEED
+                + " (-Dgrade.seed=" + SEED + " grades them again on the same inputs).\n\n| solution | base | grade | points | lost | the guide says | as said |\n|---|---|---|---|---|---|---|\n");
         for (Map<String, Object> r : ROWS) {
             md.append(String.format("| %s | %s | %s | %s/%s | %s | %s | %s |%n", r.get("name"), r.get("base"), r.get("grade"),
                     r.get("pointsEarned"), r.get("pointsPossible"), String.join(", ", (List<String>) r.get("lost")),

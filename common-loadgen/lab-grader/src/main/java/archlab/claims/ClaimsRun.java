@@ -1,6 +1,7 @@
 package archlab.claims;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
@@ -20,6 +21,10 @@ import org.opentest4j.TestAbortedException;
  * </ul>
  * A claim judged while the machine stalled is judged again, then reported "not judged" (skipped), never a pass.
  *
+ * <p>Every run has a seed, from which each attempt of each claim draws its inputs ({@link ClaimInputs}): {@code
+ * -Dgrade.seed=N} to regrade with a scorecard's inputs, else one drawn at random; the run prints it and the scorecard
+ * records it.
+ *
  * <p>Not thread-safe: one per test class.
  */
 public final class ClaimsRun {
@@ -34,9 +39,11 @@ public final class ClaimsRun {
     private final List<Claim> claims;
     private final List<Judgement> judgements = new CopyOnWriteArrayList<>();
     private final Path solutionClasses;
+    private final long seed;
     private List<StudentCodeCheck.Refusal> refusals = List.of();
 
-    ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims) {
+    ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims, long seed) {
+        this.seed = seed;
         this.module = module;
         this.reportsDir = reportsDir;
         this.mode = mode;
@@ -48,23 +55,52 @@ public final class ClaimsRun {
     }
 
     /**
-     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab
+     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab, or a {@code -Dgrade.seed}
+     *                                  that is not a whole number
      */
     public static ClaimsRun fromSystem() {
+        long seed = seedFromSystem();
+        System.out.println("[claims] seed " + seed + " (the claims' inputs; regrade with them: -Dgrade.seed=" + seed + ")");
         Path moduleDir = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
         String module = moduleDir.getFileName().toString();
         Path reports = Path.of(System.getProperty("archlab.reports.dir", moduleDir.resolve("target/reports").toString()));
         String grade = System.getProperty("grade");
         if (grade != null) {
-            return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)));
+            return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)), seed);
         }
         if (System.getProperty("claims") != null) {
-            return new ClaimsRun(module, reports, Mode.MATRIX, null, Claims.all());
+            return new ClaimsRun(module, reports, Mode.MATRIX, null, Claims.all(), seed);
         }
         boolean load = System.getProperty("baseline") != null;
         String own = Suite.chapterOf(module);
         return new ClaimsRun(module, reports, Mode.OWN, own,
-                Claims.of(Suite.gradedFor(own)).stream().filter(c -> load || !c.load()).toList());
+                Claims.of(Suite.gradedFor(own)).stream().filter(c -> load || !c.load()).toList(), seed);
+    }
+
+    /**
+     * @return {@code -Dgrade.seed} if set, else a seed drawn from {@link SecureRandom}
+     * @throws IllegalArgumentException if {@code -Dgrade.seed} is not a whole number (a long)
+     */
+    public static long seedFromSystem() {
+        return parseSeed(System.getProperty("grade.seed"));
+    }
+
+    /** @return {@code text} as a seed, or a fresh random one for {@code null} or blank */
+    static long parseSeed(String text) {
+        if (text == null || text.isBlank()) {
+            return new SecureRandom().nextLong();
+        }
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-Dgrade.seed must be a whole number (a Java long, e.g. -Dgrade.seed=-42), was '"
+                    + text + "'", e);
+        }
+    }
+
+    /** @return the seed the claims' inputs are drawn from */
+    public long seed() {
+        return seed;
     }
 
     public Mode mode() {
@@ -92,7 +128,7 @@ public final class ClaimsRun {
         IsolatedCheckpoint isolated = IsolatedCheckpoint.of(checkpoint, solutionClasses);
         return Stream.concat(Stream.of(check), claims.stream().map(claim -> DynamicTest.dynamicTest(
                 "[" + claim.id() + "] " + claim.statement() + " (" + claim.points() + " pt)", () -> {
-                    Judgement j = Judgement.of(claim, isolated::forClaim);
+                    Judgement j = Judgement.of(claim, isolated::forClaim, seed);
                     judgements.add(j);
                     System.out.println("[claims] " + module + " " + claim.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
                     if (mode == Mode.MATRIX) {
@@ -119,7 +155,7 @@ public final class ClaimsRun {
             case MATRIX -> "claims of every chapter";
             case OWN -> "chapter " + chapter + " claims";
         };
-        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList());
+        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList(), seed);
         String name = switch (mode) {
             case GRADE -> "grade-" + chapter;
             case MATRIX -> "claims-" + module;

@@ -19,23 +19,24 @@ public record SolutionGrade(Scorecard scorecard) {
      * @param mainClasses    the solution's compiled main classes (checked, then loaded afresh for every claim)
      * @param adapterClasses where its {@code archlab.order.GradedCheckpoint} is
      * @param chapter        12.1, 12.2 or 12.3
+     * @param seed           the seed the claims' inputs are drawn from ({@link ClaimInputs}); the scorecard records it
      */
-    public static SolutionGrade of(String module, Path mainClasses, Path adapterClasses, String chapter) {
+    public static SolutionGrade of(String module, Path mainClasses, Path adapterClasses, String chapter, long seed) {
         List<Claim> claims = Claims.of(Suite.gradedFor(chapter));
         List<StudentCodeCheck.Refusal> refusals = StudentCodeCheck.check(mainClasses);
         List<String> why = refusals.stream().map(Object::toString).toList();
         if (!refusals.isEmpty()) {
             List<Judgement> none = claims.stream()
                     .map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
-            return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why));
+            return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why, seed));
         }
         IsolatedCheckpoint isolated = new IsolatedCheckpoint(List.of(mainClasses, adapterClasses), "archlab.order.GradedCheckpoint");
         List<Judgement> judged = claims.stream().map(c -> {
-            Judgement j = Judgement.of(c, isolated::forClaim);
+            Judgement j = Judgement.of(c, isolated::forClaim, seed);
             System.out.println("[claims] " + module + " " + c.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
             return j;
         }).toList();
-        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of()));
+        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of(), seed));
     }
 
     /** @return the ids of the claims that did not pass (failed or not judged) */
