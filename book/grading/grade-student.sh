@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Grades a student's refactor of ch12-1 with pristine claims.
 #
-#   bash book/grading/grade-student.sh <student-repo-or-folder> [chapter] [--out DIR]
+#   bash book/grading/grade-student.sh <student-repo-or-folder> [chapter] [--out DIR] [--seed N]
 #       chapter: 12.2 (default), 12.3 or 12.1; the student's work: a git repository (a path or a URL) or a folder, with
 #       the lab's layout (their ch12-1-baseline/src/main is what is graded)
 #   bash book/grading/grade-student.sh --help
@@ -25,23 +25,29 @@
 # Exit: 0 every claim passed; 1 some claim failed, or the work was refused or did not build (grade 0 with the reason);
 # 3 regrade: a claim was not judged because something other than the student disturbed the machine (the points line
 # is still printed); 2 usage error or no such student. book/grading/grade-class.sh grades a class with it.
+# The claims feed the solution inputs (customers, skus, prices, deadlines, latencies) drawn from a seed: a new one each
+# run, printed in the scorecard ("seed N"); --seed N regrades with the inputs of that run (-Dgrade.seed=N).
 set -euo pipefail
 usage() {
   cat <<'USAGE'
-usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3] [--out DIR]
+usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3] [--out DIR] [--seed N]
   Grades the student's ch12-1-baseline/src/main with this lab's pristine claims (chapter 12.2 by default) in a clean
   copy of the lab, prints the scorecard and exits 0 only if every claim passed. The scorecard is copied to
   grade-<chapter>.md, .json and .xml in the current folder (--out DIR: in DIR), replacing an earlier one there.
   Exit: 0 every claim passed; 1 some claim failed, or refused / did not build (grade 0); 3 regrade (a claim was not
   judged: the machine was disturbed); 2 usage error or no such student.
+  --seed N: draw the claims' inputs from seed N (a whole number, as a scorecard's "seed N" line prints it) to regrade
+  with the same inputs; without it every run draws a new seed.
 USAGE
 }
-args=() out=$(pwd)
+args=() out=$(pwd) seed= seed_given=
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
     --out) [ $# -ge 2 ] || { usage >&2; exit 2; }; mkdir -p "$2"; out=$(cd "$2" && pwd); shift 2 ;;
     --out=*) mkdir -p "${1#--out=}"; out=$(cd "${1#--out=}" && pwd); shift ;;
+    --seed) [ $# -ge 2 ] || { usage >&2; exit 2; }; seed=$2 seed_given=1; shift 2 ;;
+    --seed=*) seed=${1#--seed=} seed_given=1; shift ;;
     -*) echo "unknown option '$1'" >&2; usage >&2; exit 2 ;;
     *) args+=("$1"); shift ;;
   esac
@@ -50,6 +56,13 @@ done
 student=${args[0]}
 chapter=${args[1]:-12.2}
 case "$chapter" in 12.1|12.2|12.3) ;; *) echo "unknown chapter '$chapter': grade 12.1, 12.2 or 12.3" >&2; exit 2 ;; esac
+seed_flag=()
+if [ -n "$seed_given" ]; then
+  digits=$(printf '%s' "${seed#-}" | sed 's/^0*//')
+  [[ "$seed" =~ ^-?[0-9]+$ ]] && { [ ${#digits} -lt 19 ] || { [ ${#digits} -eq 19 ] && [[ ! "$digits" > 9223372036854775807 ]]; }; } \
+    || { echo "--seed must be a whole number of at most 19 digits, with an optional leading '-' (a Java long), was '$seed'" >&2; exit 2; }
+  seed_flag=("-Dgrade.seed=$seed")
+fi
 lab=$(cd "$(dirname "$0")/../.." && pwd)
 echo "grading $student with chapter $chapter's claims; the scorecard goes to $out/grade-$chapter.md (+ .json, .xml)" >&2
 rm -f "$out/grade-$chapter.md" "$out/grade-$chapter.json" "$out/grade-$chapter.xml" # an earlier student's, never mixed with this one's
@@ -105,7 +118,7 @@ if [ "$check_status" -ne 0 ]; then
 fi
 
 status=0
-(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter") > "$work/grade.log" 2>&1 || status=$?
+(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter" ${seed_flag[@]+"${seed_flag[@]}"}) > "$work/grade.log" 2>&1 || status=$?
 card="$work/lab/ch12-1-baseline/target/reports/grade-$chapter"
 if [ ! -f "$card.md" ] || [ ! -f "$card.json" ]; then
   tail -40 "$work/grade.log"

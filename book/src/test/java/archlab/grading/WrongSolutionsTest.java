@@ -2,6 +2,7 @@ package archlab.grading;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import archlab.claims.ClaimsRun;
 import archlab.claims.SolutionGrade;
 import archlab.claims.SourceCompiler;
 import archlab.report.ReportWriter;
@@ -28,7 +29,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * {@code mvn test -Dgrade.wrong}: every wrong solution of book/grading/wrong is built — the checkpoint's
  * code with the patch applied, compiled in this JVM — and graded with its chapter's claims as a student's would be
- * (the grader's check of its classes, then each claim in a class loader of its own). It must lose exactly the claims
+ * (the grader's check of its classes, then each claim) — in this JVM, each claim in a class loader of its own
+ * ({@code SolutionGrade.inThisJvm}): these are the lab's own patches, not untrusted code, and a JVM per attempt would
+ * multiply the run's time; students and the attacks of book/grading/attacks are graded in processes of their own. It must lose exactly the claims
  * its header names, which are the claims the guide's table says catch it; the checkpoints as shipped are graded the
  * same way first, as the control, and must lose nothing. Prints one line per solution and writes
  * target/reports/wrong-solutions.md (+ .json).
@@ -42,6 +45,8 @@ class WrongSolutionsTest {
     private static final List<String> LINES = new CopyOnWriteArrayList<>();
     /** How many times a solution is graded at most while a claim of it could not be judged (the machine stalled). */
     private static final int GRADINGS = 3;
+    /** The seed of every grading's inputs: {@code -Dgrade.seed}, else drawn at random; printed, and in each scorecard. */
+    private static final long SEED = ClaimsRun.seedFromSystem();
 
     @TestFactory
     @DisplayName("each wrong solution the guide names loses exactly the claims the guide says catch it; the checkpoints as shipped lose none")
@@ -75,16 +80,16 @@ class WrongSolutionsTest {
 
         // every claim already reruns a disturbed judgement; a claim still not judged after that is graded again with
         // the whole solution, up to GRADINGS times, before the machine is blamed
-        SolutionGrade g = SolutionGrade.of("wrong/" + name, classes, adapter, grade);
+        SolutionGrade g = SolutionGrade.inThisJvm("wrong/" + name, classes, adapter, grade, SEED);
         for (int grading = 2; grading <= GRADINGS && !g.notJudged().isEmpty(); grading++) {
             System.out.println("wrong " + name + ": not judged " + g.notJudged() + ", grading again (" + grading + " of " + GRADINGS + ")");
-            g = SolutionGrade.of("wrong/" + name, classes, adapter, grade);
+            g = SolutionGrade.inThisJvm("wrong/" + name, classes, adapter, grade, SEED);
         }
 
         Set<String> lost = g.lost();
         Set<String> notJudged = g.notJudged();
         boolean asSaid = lost.equals(new TreeSet<>(expected)) && notJudged.isEmpty();
-        String line = String.format("wrong %s (%s, grade %s): %s, lost %s%s — %s", name, base, grade,
+        String line = String.format("wrong %s (%s, grade %s, seed %d): %s, lost %s%s — %s", name, base, grade, SEED,
                 g.scorecard().summary().replaceFirst(" \\(.*", ""), lost, notJudged.isEmpty() ? "" : " (not judged " + notJudged + ")",
                 asSaid ? "as the guide says" : "the guide says " + expected);
         System.out.println(line);
@@ -93,6 +98,7 @@ class WrongSolutionsTest {
         row.put("name", name);
         row.put("base", base);
         row.put("grade", grade);
+        row.put("seed", SEED);
         row.put("guide", guide);
         row.put("pointsEarned", g.scorecard().pointsEarned());
         row.put("pointsPossible", g.scorecard().pointsPossible());
@@ -133,7 +139,8 @@ class WrongSolutionsTest {
     @SuppressWarnings("unchecked")
     static void table() throws IOException {
         StringBuilder md = new StringBuilder("# Wrong solutions, graded\n\n`mvn test -Dgrade.wrong`: each patch of book/grading/wrong"
-                + " applied to its checkpoint and graded with its chapter's claims.\n\n| solution | base | grade | points | lost | the guide says | as said |\n|---|---|---|---|---|---|---|\n");
+                + " applied to its checkpoint and graded with its chapter's claims, on the inputs of seed " + SEED
+                + " (-Dgrade.seed=" + SEED + " grades them again on the same inputs).\n\n| solution | base | grade | points | lost | the guide says | as said |\n|---|---|---|---|---|---|---|\n");
         for (Map<String, Object> r : ROWS) {
             md.append(String.format("| %s | %s | %s | %s/%s | %s | %s | %s |%n", r.get("name"), r.get("base"), r.get("grade"),
                     r.get("pointsEarned"), r.get("pointsPossible"), String.join(", ", (List<String>) r.get("lost")),

@@ -16,14 +16,12 @@ import java.util.concurrent.Callable;
 
 /**
  * One claim's world: fresh downstream stubs (latencies and seeded faults chosen by the claim), a fresh service over
- * them through the {@link OrderPort}, and the small helpers every claim needs. Nothing here knows any checkpoint.
+ * them through the {@link OrderPort}, the attempt's {@link ClaimInputs} (the customer and line its orders are created
+ * with), and the small helpers every claim needs. Nothing here knows any checkpoint.
  *
  * <p>Use one per judgement, in try-with-resources: closing it closes the service.
  */
 final class Bench implements AutoCloseable {
-
-    /** The book's order line: one unit of sku-a at 19.99. */
-    static final List<OrderPort.Line> BOOK_LINES = List.of(new OrderPort.Line("sku-a", 1, 1999));
 
     final InventoryStub inventory;
     final PaymentsStub payments;
@@ -31,8 +29,10 @@ final class Bench implements AutoCloseable {
     /** The provider as the solution sees it: {@link #payments} with a gauge of the charges in flight. */
     final ChargesInFlight charges;
     final OrderPort port;
+    final ClaimInputs inputs;
 
-    private Bench(Checkpoint checkpoint, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier) {
+    private Bench(Checkpoint checkpoint, ClaimInputs inputs, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier) {
+        this.inputs = inputs;
         this.inventory = inventory;
         this.payments = payments;
         this.notifier = notifier;
@@ -40,14 +40,15 @@ final class Bench implements AutoCloseable {
         this.port = checkpoint.open(inventory, charges, notifier);
     }
 
-    /** The book's stubs: inventory 2 ms, payment 4 ms, notify 2 ms, no faults. */
-    static Bench book(Checkpoint checkpoint) {
-        return latencies(checkpoint, Duration.ofMillis(2), Duration.ofMillis(4), Duration.ofMillis(2));
+    /** The book's stubs, jittered: inventory 1..3 ms (2), payment 3..5 ms (4), notify 1..3 ms (2), no faults. */
+    static Bench book(Checkpoint checkpoint, ClaimInputs inputs) {
+        return latencies(checkpoint, inputs, inputs.millis("book inventory", 1, 3), inputs.millis("book payment", 3, 5),
+                inputs.millis("book notify", 1, 3));
     }
 
     /** Fault-free stubs with these latencies. */
-    static Bench latencies(Checkpoint checkpoint, Duration inventory, Duration payment, Duration notify) {
-        return of(checkpoint, StubBehaviour.constant(inventory), StubBehaviour.constant(payment), ErrorInjection.NONE,
+    static Bench latencies(Checkpoint checkpoint, ClaimInputs inputs, Duration inventory, Duration payment, Duration notify) {
+        return of(checkpoint, inputs, StubBehaviour.constant(inventory), StubBehaviour.constant(payment), ErrorInjection.NONE,
                 StubBehaviour.constant(notify));
     }
 
@@ -55,10 +56,15 @@ final class Bench implements AutoCloseable {
      * @param payment     the provider's latency; its errors are declines
      * @param lostReplies which charges lose their reply after the money moved
      */
-    static Bench of(Checkpoint checkpoint, StubBehaviour inventory, StubBehaviour payment, FaultModel lostReplies,
-                    StubBehaviour notify) {
-        return new Bench(checkpoint, new InventoryStub(inventory), new PaymentsStub(payment, lostReplies),
+    static Bench of(Checkpoint checkpoint, ClaimInputs inputs, StubBehaviour inventory, StubBehaviour payment,
+                    FaultModel lostReplies, StubBehaviour notify) {
+        return new Bench(checkpoint, inputs, new InventoryStub(inventory), new PaymentsStub(payment, lostReplies),
                 new NotifierStub(notify));
+    }
+
+    /** @return latency {@code slow} for calls below {@code slowCalls}, {@code rest} after them */
+    static LatencyModel firstCalls(int slowCalls, Duration slow, Duration rest) {
+        return callIndex -> callIndex < slowCalls ? slow : rest;
     }
 
     /** @return latency {@code first} for call 0, {@code rest} after it */
@@ -71,9 +77,19 @@ final class Bench implements AutoCloseable {
         return RequestContext.withTimeout(NanoClock.SYSTEM, timeout);
     }
 
-    /** @return a new order of the book's line, created with a 1 s deadline */
+    /** @return a new order of the inputs' customer and book line (one unit), created with a deadline of 0.8..1.2 s */
     String createBookOrder() {
-        return port.create(request(Duration.ofSeconds(1)), "cust", BOOK_LINES).id();
+        return port.create(request(inputs.millis("create deadline", 800, 1_200)), inputs.customer(), inputs.bookLines()).id();
+    }
+
+    /** @return whether {@code orderId} ended PAID with exactly one charge, of its total */
+    boolean paidOnce(String orderId) {
+        return port.isPaid(orderId) && chargesFor(orderId) == 1;
+    }
+
+    /** @return what a timed pay answered: the status, or the kind of error */
+    static String answer(Timed<OrderPort.OrderView> t) {
+        return t.error() == null ? t.value().status() : t.error().kind().name();
     }
 
     /** @return how many charges the ledger holds for {@code orderId} */

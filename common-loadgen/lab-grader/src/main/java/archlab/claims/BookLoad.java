@@ -13,35 +13,44 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The book's load (1,500 req/s for 3 s, 200 ms timeout, 40 / 35 / 25 create / get / pay over 4,000 pre-created
- * orders) against a solution through its {@link OrderPort}, on the book's stubs (2 / 4 / 2 ms): the same open-loop
- * runner and workload the checkpoints' own load runs use. After the run it lets the solution's background work
- * settle (up to {@link #SETTLE}) before it counts the money, so a reconciler is judged on what it does, not on how
- * fast.
+ * The book's load (1,500 req/s for 3 s, 40 / 35 / 25 create / get / pay over 4,000 pre-created orders) against a
+ * solution through its {@link OrderPort}, on the book's stubs (2 / 4 / 2 ms): the same open-loop runner and workload
+ * the checkpoints' own load runs use, with the attempt's {@link ClaimInputs}: its customer and line (one unit of its
+ * sku at its price) instead of the book's, and a timeout of {@value #MIN_TIMEOUT_MS}..{@value #MAX_TIMEOUT_MS} ms
+ * instead of the book's 200. After the run it lets the solution's background work settle (up to {@link #SETTLE})
+ * before it counts the money, so a reconciler is judged on what it does, not on how fast.
  *
  * <p>The machine's own stalls during the run are the runner's: every run's {@link RunResult#hiccups()} comes from the
  * shared {@link archlab.timeline.HiccupProbe}.
  *
- * @param run   the runner's result, with its hiccups
- * @param money charges, PAID orders and charged-but-not-PAID after settling
+ * @param run      the runner's result, with its hiccups
+ * @param money    charges, PAID orders and charged-but-not-PAID after settling
+ * @param timeout  the run's timeout (every request's deadline)
+ * @param paidOnce of the orders a pay was offered for (each once: the workload pays each pool order at most once),
+ *                 those PAID with exactly one charge after settling
  */
-record BookLoad(RunResult run, MoneyEvidence money) {
+record BookLoad(RunResult run, MoneyEvidence money, Duration timeout, long paidOnce) {
 
     /** How long the money may take to settle after the run (a relay, a reconciler). */
     static final Duration SETTLE = Duration.ofSeconds(3);
+    static final long MIN_TIMEOUT_MS = 180;
+    static final long MAX_TIMEOUT_MS = 240;
 
     /** How long the book's load runs on a scratch service first, so the measured run meets compiled code. */
     static final Duration WARM_UP = Duration.ofSeconds(3);
 
-    static BookLoad run(Checkpoint checkpoint) throws Exception {
-        warmUp(checkpoint);
+    static BookLoad run(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        Duration timeout = in.millis("timeout", MIN_TIMEOUT_MS, MAX_TIMEOUT_MS);
+        warmUp(checkpoint, in, timeout);
         Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
         try (OrderPort port = checkpoint.open(downstream.inventory(), downstream.payments(), downstream.notifier())) {
-            BookWorkload workload = BookWorkload.prepare(target(port), BookWorkload.DEFAULT_POOL);
-            RunResult run = new OpenLoopRunner().run(LoadSpec.book(), workload);
+            BookWorkload workload = BookWorkload.prepare(target(port, in), BookWorkload.DEFAULT_POOL);
+            RunResult run = new OpenLoopRunner().run(LoadSpec.book().withTimeout(timeout), workload);
             Bench.eventually(SETTLE, () -> downstream.ledger().chargedButNot(port::isPaid) == 0);
-            MoneyEvidence money = MoneyEvidence.measure(downstream, workload.pool(), port::isPaid, id -> BookWorkload.QUANTITY);
-            return new BookLoad(run, money);
+            MoneyEvidence money = MoneyEvidence.measure(downstream, workload.pool(), port::isPaid, id -> 1);
+            long paidOnce = workload.pool().subList(0, workload.paysTaken()).stream()
+                    .filter(id -> port.isPaid(id) && downstream.ledger().chargesFor(id).size() == 1).count();
+            return new BookLoad(run, money, timeout, paidOnce);
         }
     }
 
@@ -50,22 +59,23 @@ record BookLoad(RunResult run, MoneyEvidence money) {
      * loader) the measured run will use, then closed: the lab's own runs warm the JIT the same way before they measure
      * ("warmup=jit 3s at 1500/s on a scratch fixture"). Nothing of it is judged.
      */
-    private static void warmUp(Checkpoint checkpoint) throws Exception {
+    private static void warmUp(Checkpoint checkpoint, ClaimInputs in, Duration timeout) throws Exception {
         Downstream scratch = Downstream.create(DownstreamSettings.BOOK);
         try (OrderPort port = checkpoint.open(scratch.inventory(), scratch.payments(), scratch.notifier())) {
-            BookWorkload workload = BookWorkload.prepare(target(port), BookWorkload.DEFAULT_POOL);
-            new OpenLoopRunner().run(LoadSpec.book().withDuration(WARM_UP), workload);
+            BookWorkload workload = BookWorkload.prepare(target(port, in), BookWorkload.DEFAULT_POOL);
+            new OpenLoopRunner().run(LoadSpec.book().withTimeout(timeout).withDuration(WARM_UP), workload);
         }
     }
 
-    private static OrderTarget target(OrderPort port) {
-        List<OrderPort.Line> line = List.of(new OrderPort.Line(BookWorkload.SKU, BookWorkload.QUANTITY, BookWorkload.UNIT_PRICE_CENTS));
+    private static OrderTarget target(OrderPort port, ClaimInputs in) {
+        List<OrderPort.Line> line = in.bookLines();
+        String customer = in.customer();
         // the runner classifies the solution's own exceptions (a rejection, a timeout), so they cross unwrapped
         return new OrderTarget() {
             @Override
             public String create(RequestContext ctx) throws Exception {
                 try {
-                    return port.create(ctx, BookWorkload.CUSTOMER, line).id();
+                    return port.create(ctx, customer, line).id();
                 } catch (OrderPortException e) {
                     throw unwrapped(e);
                 }

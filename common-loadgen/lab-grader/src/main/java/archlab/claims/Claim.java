@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param load      whether it runs the open-loop load (seconds), rather than a few requests (milliseconds)
  * @param statement the claim in one line
  * @param needs     what the judgement requires, with its bounds, for the scorecard's "what it needs" column
- * @param judge     the judgement: builds fresh stubs and a fresh service, measures, decides
+ * @param judge     the judgement: builds fresh stubs and a fresh service, measures, decides; built by {@link Builder}
+ *                  it states the inputs it used after what it measured
  */
 public record Claim(String id, Suite suite, String section, int points, boolean load, String statement, String needs,
                     Judge judge) {
@@ -21,8 +22,13 @@ public record Claim(String id, Suite suite, String section, int points, boolean 
     /** The judgement of one claim against one solution. */
     @FunctionalInterface
     public interface Judge {
-        /** @return the verdict; exceptions count as a failure of the solution and are reported with the claim */
-        ClaimVerdict judge(Checkpoint checkpoint) throws Exception;
+        /**
+         * @param checkpoint the solution
+         * @param inputs     this attempt's customer, skus, prices, deadlines and latencies: the claim uses these, never
+         *                   literals of its own, so that a solution cannot tell the claim by what it is fed
+         * @return the verdict; exceptions count as a failure of the solution and are reported with the claim
+         */
+        ClaimVerdict judge(Checkpoint checkpoint, ClaimInputs inputs) throws Exception;
     }
 
     public Claim {
@@ -85,9 +91,13 @@ public record Claim(String id, Suite suite, String section, int points, boolean 
             return this;
         }
 
-        /** @param judge the judgement: builds fresh stubs and a fresh service, measures, decides */
+        /**
+         * @param judge the judgement: builds fresh stubs and a fresh service, measures, decides; its verdict's
+         *              measurement is followed by the inputs it used ({@link ClaimInputs#describe()})
+         */
         public Builder judge(Judge judge) {
-            this.judge = judge;
+            Objects.requireNonNull(judge, "judge");
+            this.judge = (checkpoint, inputs) -> inputs.stated(judge.judge(checkpoint, inputs));
             return this;
         }
 

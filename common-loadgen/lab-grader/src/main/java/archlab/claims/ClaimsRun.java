@@ -1,6 +1,7 @@
 package archlab.claims;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -23,6 +24,10 @@ import org.opentest4j.TestAbortedException;
  * error (regrade), elsewhere skipped. A grade and the matrix judge the code in a student process of its own, over the
  * wire ({@link ServedSolution}); the module's own fast claims judge it in this JVM ({@link IsolatedCheckpoint}).
  *
+ * <p>Every run has a seed, from which each attempt of each claim draws its inputs ({@link ClaimInputs}): {@code
+ * -Dgrade.seed=N} to regrade with a scorecard's inputs, else one drawn at random; the run prints it and the scorecard
+ * records it.
+ *
  * <p>Not thread-safe: one per test class.
  */
 public final class ClaimsRun {
@@ -37,10 +42,12 @@ public final class ClaimsRun {
     private final List<Claim> claims;
     private final List<Judgement> judgements = new CopyOnWriteArrayList<>();
     private final Path solutionClasses;
+    private final long seed;
     private List<StudentCodeCheck.Refusal> refusals = List.of();
     private String isolation = "the solution ran in this JVM, in a class loader of its own";
 
-    ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims) {
+    ClaimsRun(String module, Path reportsDir, Mode mode, String chapter, List<Claim> claims, long seed) {
+        this.seed = seed;
         this.module = module;
         this.reportsDir = reportsDir;
         this.mode = mode;
@@ -55,13 +62,16 @@ public final class ClaimsRun {
      * {@code -Dclaims.only=<id>,<id>} keeps only those claims, judged as {@code -Dclaims} judges them (for looking at
      * one claim: its record is not a grade and fails nothing).
      *
-     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab, {@code -Dclaims.only} no claim
+     * @throws IllegalArgumentException for {@code -Dgrade} naming no chapter of this lab, {@code -Dclaims.only} no
+     *                                  claim, or a {@code -Dgrade.seed} that is not a whole number
      */
     public static ClaimsRun fromSystem() {
+        long seed = seedFromSystem();
+        System.out.println("[claims] seed " + seed + " (the claims' inputs; regrade with them: -Dgrade.seed=" + seed + ")");
         Path moduleDir = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().normalize();
         String module = moduleDir.getFileName().toString();
         Path reports = Path.of(System.getProperty("archlab.reports.dir", moduleDir.resolve("target/reports").toString()));
-        ClaimsRun run = fromSystemAll(moduleDir, module, reports);
+        ClaimsRun run = fromSystemAll(moduleDir, module, reports, seed);
         String only = System.getProperty("claims.only");
         if (only == null || only.isBlank()) {
             return run;
@@ -73,21 +83,47 @@ public final class ClaimsRun {
                     + run.claims.stream().map(Claim::id).toList());
         }
         // a look at some claims, not a grade: judged as the matrix judges (over the wire), recorded, failing nothing
-        return new ClaimsRun(module, reports, Mode.MATRIX, null, kept);
+        return new ClaimsRun(module, reports, Mode.MATRIX, null, kept, seed);
     }
 
-    private static ClaimsRun fromSystemAll(Path moduleDir, String module, Path reports) {
+    private static ClaimsRun fromSystemAll(Path moduleDir, String module, Path reports, long seed) {
         String grade = System.getProperty("grade");
         if (grade != null) {
-            return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)));
+            return new ClaimsRun(module, reports, Mode.GRADE, grade, Claims.of(Suite.gradedFor(grade)), seed);
         }
         if (System.getProperty("claims") != null) {
-            return new ClaimsRun(module, reports, Mode.MATRIX, null, Claims.all());
+            return new ClaimsRun(module, reports, Mode.MATRIX, null, Claims.all(), seed);
         }
         boolean load = System.getProperty("baseline") != null;
         String own = Suite.chapterOf(module);
         return new ClaimsRun(module, reports, Mode.OWN, own,
-                Claims.of(Suite.gradedFor(own)).stream().filter(c -> load || !c.load()).toList());
+                Claims.of(Suite.gradedFor(own)).stream().filter(c -> load || !c.load()).toList(), seed);
+    }
+
+    /**
+     * @return {@code -Dgrade.seed} if set, else a seed drawn from {@link SecureRandom}
+     * @throws IllegalArgumentException if {@code -Dgrade.seed} is not a whole number (a long)
+     */
+    public static long seedFromSystem() {
+        return parseSeed(System.getProperty("grade.seed"));
+    }
+
+    /** @return {@code text} as a seed, or a fresh random one for {@code null} or blank */
+    static long parseSeed(String text) {
+        if (text == null || text.isBlank()) {
+            return new SecureRandom().nextLong();
+        }
+        try {
+            return Long.parseLong(text.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("-Dgrade.seed must be a whole number (a Java long, e.g. -Dgrade.seed=-42), was '"
+                    + text + "'", e);
+        }
+    }
+
+    /** @return the seed the claims' inputs are drawn from */
+    public long seed() {
+        return seed;
     }
 
     public Mode mode() {
@@ -115,7 +151,7 @@ public final class ClaimsRun {
         Supplier<Checkpoint> attempts = attempts(checkpoint);
         return Stream.concat(Stream.of(check), claims.stream().map(claim -> DynamicTest.dynamicTest(
                 "[" + claim.id() + "] " + claim.statement() + " (" + claim.points() + " pt)", () -> {
-                    Judgement j = Judgement.of(claim, attempts);
+                    Judgement j = Judgement.of(claim, attempts, seed);
                     judgements.add(j);
                     System.out.println("[claims] " + module + " " + claim.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
                     if (mode == Mode.MATRIX) {
@@ -171,7 +207,7 @@ public final class ClaimsRun {
             case MATRIX -> "claims of every chapter";
             case OWN -> "chapter " + chapter + " claims";
         };
-        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList());
+        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList(), seed);
         String name = switch (mode) {
             case GRADE -> "grade-" + chapter;
             case MATRIX -> "claims-" + module;

@@ -42,12 +42,7 @@ final class ConsistencyClaims {
      * PAYING that is never invalidated still fails.
      */
     static final Duration COMPENSATION_BOUND = Duration.ofSeconds(1);
-    private static final Duration TIMEOUT = Duration.ofSeconds(2);
     private static final long READ_PAUSE_NANOS = 100_000L;
-    /** The provider's latency in the sequential claim: long enough to read during it, short of ch12-3's per-call budget. */
-    private static final Duration CHARGE = Duration.ofMillis(30);
-    /** Half of ch12-3's per-call budget of a reserve: slow enough to be read during, never a timeout. */
-    private static final Duration RESERVE = Duration.ofMillis(10);
 
     private ConsistencyClaims() {
     }
@@ -56,29 +51,36 @@ final class ConsistencyClaims {
         return List.of(
                 Claim.builder("12.2-reads-own-writes", Suite.CONSISTENCY_12_2).section("12.2 读缓存").points(2).load(false)
                         .statement("a client reads its own writes: get after create finds the order, after a PAID pay answers PAID, after a failed pay answers CREATED once compensated")
-                        .needs("reserve 10 ms, charge 30 ms, the first charge declined at once; one order's pay declined, another's PAID, a get before and during each pay; every get after an answer shows it (stale bound 0 ms; after the declined pay PAYING only until CREATED, within 1 s);"
-                                + " an id asked for before it was created is found once created")
+                        .needs("reserve 8..12 ms (nominally 10), charge 25..40 ms (30), deadlines 1.6..2.4 s (2 s), the first charge declined at once; one order's"
+                                + " pay declined, another's PAID, a get before and during each pay; every get after an answer shows it (stale bound 0 ms; after"
+                                + " the declined pay PAYING only until CREATED, within 1 s); an id asked for before it was created is found once created")
                         .judge(ConsistencyClaims::readsOwnWrites).build(),
                 Claim.builder("12.2-reads-own-writes-concurrent", Suite.CONSISTENCY_12_2).section("12.2 读缓存").points(2).load(false)
                         .statement("under concurrent readers, no get that starts after a pay answered PAID answers anything else")
-                        .needs("40 orders, 4 readers getting them in a loop (a 100 µs pause between gets) while 4 payers pay them: every pay PAID, 0 stale reads (stale bound 0 ms)")
+                        .needs("32..48 orders (nominally 40), 4 readers getting them in a loop (a 100 µs pause between gets) while 4 payers pay them:"
+                                + " every pay PAID, 0 stale reads (stale bound 0 ms)")
                         .judge(ConsistencyClaims::concurrentReaders).build());
     }
 
-    static ClaimVerdict readsOwnWrites(Checkpoint checkpoint) throws Exception {
-        StubBehaviour payment = StubBehaviour.constant(CHARGE).withErrors(callIndex -> callIndex == 0);
+    static ClaimVerdict readsOwnWrites(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        // the provider's latency: long enough to read during it, short of ch12-3's per-call budget of a charge (80 ms)
+        Duration charge = in.millis("charge", 25, 40);
+        // at most 60% of ch12-3's per-call budget of a reserve (20 ms): slow enough to be read during, never a timeout
+        Duration reserve = in.millis("reserve", 8, 12);
+        Duration timeout = deadline(in);
+        StubBehaviour payment = StubBehaviour.constant(charge).withErrors(callIndex -> callIndex == 0);
         List<String> wrong = new ArrayList<>();
         List<String> seen = new ArrayList<>();
         // a decline comes back at once: the reserve (and the release after it) keep the declined pay PAYING long enough
         // for the read "during" it to land there, or a cache that keeps the PAYING it saw would never be caught
-        try (Bench bench = Bench.of(checkpoint, StubBehaviour.constant(RESERVE), payment, ErrorInjection.NONE,
+        try (Bench bench = Bench.of(checkpoint, in, StubBehaviour.constant(reserve), payment, ErrorInjection.NONE,
                 StubBehaviour.constant(Duration.ZERO));
              var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             String id = bench.createBookOrder();
             expect(bench, id, "CREATED", 0, "get after create", wrong, seen);
 
-            Future<Bench.Timed<OrderPort.OrderView>> declined = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(TIMEOUT), id)));
-            Thread.sleep(RESERVE.toMillis() / 2);
+            Future<Bench.Timed<OrderPort.OrderView>> declined = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(timeout), id)));
+            Thread.sleep(reserve.toMillis() / 2);
             seen.add("during the declined pay " + status(bench, id));
             Bench.Timed<OrderPort.OrderView> failed = declined.get(10, TimeUnit.SECONDS);
             seen.add("declined pay answered " + (failed.error() == null ? failed.value().status() : failed.error().kind()));
@@ -91,8 +93,8 @@ final class ConsistencyClaims {
             // another order: a provider that keys its charges replays the first answer for the same order
             String other = bench.createBookOrder();
             expect(bench, other, "CREATED", 0, "get of a second order", wrong, seen);
-            Future<Bench.Timed<OrderPort.OrderView>> paying = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(TIMEOUT), other)));
-            Thread.sleep(CHARGE.toMillis() / 3);
+            Future<Bench.Timed<OrderPort.OrderView>> paying = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(timeout), other)));
+            Thread.sleep(charge.toMillis() / 3);
             seen.add("during its pay " + status(bench, other));
             Bench.Timed<OrderPort.OrderView> paid = paying.get(10, TimeUnit.SECONDS);
             if (paid.error() != null || !paid.value().status().equals("PAID")) {
@@ -183,21 +185,27 @@ final class ConsistencyClaims {
         return at < 0 ? -1 : Integer.parseInt(statusAtVersion.substring(at + 1));
     }
 
+    /** @return the deadline of every request of these claims: 1.6..2.4 s (nominally 2 s) */
+    private static Duration deadline(ClaimInputs in) {
+        return in.millis("deadline", 1_600, 2_400);
+    }
+
     /** @return "STATUS@version" of a get, or the kind of its error */
     private static String status(Bench bench, String id) {
         try {
-            OrderPort.OrderView v = bench.port.get(request(TIMEOUT), id);
+            OrderPort.OrderView v = bench.port.get(request(deadline(bench.inputs)), id);
             return v.status() + "@" + v.version();
         } catch (OrderPortException e) {
             return e.kind().name();
         }
     }
 
-    static ClaimVerdict concurrentReaders(Checkpoint checkpoint) throws Exception {
-        int orders = 40;
+    static ClaimVerdict concurrentReaders(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        int orders = (int) in.between("orders", 32, 48);
         int readers = 4;
         int payers = 4;
-        try (Bench bench = Bench.book(checkpoint);
+        Duration timeout = deadline(in);
+        try (Bench bench = Bench.book(checkpoint, in);
              var threads = Executors.newVirtualThreadPerTaskExecutor()) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < orders; i++) {
@@ -237,7 +245,7 @@ final class ConsistencyClaims {
                     int paid = 0;
                     for (int i = offset; i < orders; i += payers) {
                         String id = ids.get(i);
-                        Bench.Timed<OrderPort.OrderView> t = Bench.timed(() -> bench.port.pay(request(TIMEOUT), id));
+                        Bench.Timed<OrderPort.OrderView> t = Bench.timed(() -> bench.port.pay(request(timeout), id));
                         if (t.error() == null && t.value().status().equals("PAID")) {
                             paidAtNanos.put(id, System.nanoTime());
                             paid++;

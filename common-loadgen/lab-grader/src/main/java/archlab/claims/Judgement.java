@@ -30,17 +30,22 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
      */
     public static final Duration TIME_LIMIT = Duration.ofSeconds(120);
 
-    /** Judges {@code claim} against {@code checkpoint}, again while the machine stalled. */
+    /** Judges {@code claim} against {@code checkpoint}, again while the machine stalled, on {@link ClaimInputs#FIXED_SEED}'s inputs. */
     public static Judgement of(Claim claim, Checkpoint checkpoint) {
-        return of(claim, () -> checkpoint);
+        return of(claim, () -> checkpoint, ClaimInputs.FIXED_SEED);
     }
 
-    /** Judges {@code claim}, each attempt against a checkpoint of its own from {@code checkpoints}. */
-    public static Judgement of(Claim claim, Supplier<Checkpoint> checkpoints) {
+    /**
+     * Judges {@code claim}, each attempt against a checkpoint of its own from {@code checkpoints} and on inputs of its
+     * own, {@link ClaimInputs#of ClaimInputs.of(seed, claim.id(), attempt)}.
+     *
+     * @param seed the run's seed: the same seed feeds every attempt what it was fed before
+     */
+    public static Judgement of(Claim claim, Supplier<Checkpoint> checkpoints, long seed) {
         long start = System.nanoTime();
         List<String> disturbed = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
-            ClaimVerdict v = withinTimeLimit(claim, checkpoints);
+            ClaimVerdict v = withinTimeLimit(claim, checkpoints, ClaimInputs.of(seed, claim.id(), attempt));
             if (v.outcome() != ClaimVerdict.Outcome.NOT_JUDGED || attempt == ATTEMPTS) {
                 if (!disturbed.isEmpty() && v.outcome() != ClaimVerdict.Outcome.NOT_JUDGED) {
                     v = new ClaimVerdict(v.outcome(), v.measured() + " [after " + disturbed.size() + " attempt(s) the machine disturbed]");
@@ -59,10 +64,10 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
      * ({@link StudentMeter.Use#disturbedByTheGrading()}) is judged as measured, with the figures: only a disturbance
      * from elsewhere is "not judged".
      */
-    private static ClaimVerdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints) {
+    private static ClaimVerdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints, ClaimInputs inputs) {
         Checkpoint checkpoint = checkpoints.get();
         try {
-            ClaimVerdict v = withinTimeLimit(claim, checkpoint);
+            ClaimVerdict v = withinTimeLimit(claim, checkpoint, inputs);
             if (checkpoint instanceof ServedSolution.Attempt attempt) {
                 StudentMeter.Use use = attempt.use();
                 if (v.outcome() == ClaimVerdict.Outcome.NOT_JUDGED) {
@@ -84,8 +89,8 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
         }
     }
 
-    private static ClaimVerdict withinTimeLimit(Claim claim, Checkpoint checkpoint) {
-        FutureTask<ClaimVerdict> attempt = new FutureTask<>(() -> once(claim, checkpoint));
+    private static ClaimVerdict withinTimeLimit(Claim claim, Checkpoint checkpoint, ClaimInputs inputs) {
+        FutureTask<ClaimVerdict> attempt = new FutureTask<>(() -> once(claim, checkpoint, inputs));
         // a neutral name: a thread named after its claim would tell the solution which claim judges it
         Thread.ofPlatform().daemon(true).name("grader-attempt").start(attempt);
         try {
@@ -102,9 +107,9 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
         }
     }
 
-    private static ClaimVerdict once(Claim claim, Checkpoint checkpoint) {
+    private static ClaimVerdict once(Claim claim, Checkpoint checkpoint, ClaimInputs inputs) {
         try {
-            return claim.judge().judge(checkpoint);
+            return claim.judge().judge(checkpoint, inputs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return ClaimVerdict.failed("interrupted");

@@ -2,6 +2,8 @@ package archlab.claims;
 
 import static archlab.claims.Bench.request;
 
+import archlab.downstream.ErrorInjection;
+import archlab.downstream.StubBehaviour;
 import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.Locale;
@@ -9,65 +11,94 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One measurement, two claims: while a pay sits in a 300 ms charge, how long do a get of another order and a create
- * take? Chapter 12.1's evidence says the get waits for the charge (a lock held across the downstream call); chapter
- * 12.2's lesson says both answer at once. The same numbers judge both, each against its own bound, with a gap
- * between the bounds so that no solution can pass both.
+ * One measurement, two claims: while a pay sits in a slow charge (nominally 300 ms), how long do a get of another
+ * order and a create take? Chapter 12.1's evidence says the get waits for the charge (a lock held across the
+ * downstream call); chapter 12.2's lesson says both answer at once. The same numbers judge both, each against its own
+ * bound, with a gap between the bounds so that no solution can pass both. Either way the slow pay itself must be
+ * answered PAID and charged once: a service that refuses the pay holds nobody, and has shown nothing.
  *
- * @param getNanos    the get's latency
- * @param createNanos the create's latency
- * @param probe       the machine's worst hiccup while they ran
+ * <p>The provider is slow on its first {@value #SLOW_CALLS} calls and fast after them. A service without a per-call
+ * budget makes one call and sits in it for the whole charge; one with a budget shorter than the charge (ch12-3: 80 ms,
+ * 3 attempts) gives up on the first two attempts after its budget, and its third attempt, with the same key, is
+ * answered at once with the charge the first made. So it still pays, and the pay is still in the provider for about
+ * twice its budget, long after the get was issued.
+ *
+ * @param charge          the charge's latency this attempt
+ * @param intoThePay      when the get and the create were issued, after the pay started
+ * @param getNanos        the get's latency
+ * @param createNanos     the create's latency
+ * @param pay             what the slow pay answered, and whether its order ended PAID with exactly one charge
+ * @param probeWorstNanos the machine's worst hiccup while they ran
  */
-record ReadsDuringSlowPay(long getNanos, long createNanos, long probeWorstNanos) {
+record ReadsDuringSlowPay(Duration charge, Duration intoThePay, long getNanos, long createNanos, SlowPay pay, long probeWorstNanos) {
 
-    static final Duration CHARGE = Duration.ofMillis(300);
-    /** When the get is issued, after the pay started. */
-    static final Duration INTO_THE_PAY = Duration.ofMillis(50);
-    /** 12.1: held behind the pay means at least this long (half of what is left of the charge). */
-    static final Duration HELD_AT_LEAST = Duration.ofMillis(150);
-    /** 12.2: not held means at most this long, a third of the charge. */
-    static final Duration FREE_AT_MOST = Duration.ofMillis(100);
+    /** What the slow pay answered ({@code answered}, e.g. "the pay answered PAID in 301.2 ms") and whether it paid once. */
+    record SlowPay(String answered, boolean paidOnce) {
+    }
 
-    static ReadsDuringSlowPay measure(Checkpoint checkpoint) throws Exception {
-        try (Bench bench = Bench.latencies(checkpoint, Duration.ZERO, CHARGE, Duration.ZERO);
+    /** How many of the provider's calls are slow: a budgeted service's first attempts. */
+    static final int SLOW_CALLS = 2;
+    /** The provider's answer after the slow calls (a retry's replay of the first charge). */
+    static final Duration FAST = Duration.ofMillis(2);
+
+    static ReadsDuringSlowPay measure(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        Duration charge = in.millis("charge", 280, 360);
+        Duration into = in.millis("into the pay", 40, 60);
+        Duration deadline = in.millis("pay deadline", 4_000, 6_000);
+        StubBehaviour payment = new StubBehaviour(Bench.firstCalls(SLOW_CALLS, charge, FAST), ErrorInjection.NONE);
+        try (Bench bench = Bench.of(checkpoint, in, StubBehaviour.constant(Duration.ZERO), payment, ErrorInjection.NONE,
+                StubBehaviour.constant(Duration.ZERO));
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             String paying = bench.createBookOrder();
             String other = bench.createBookOrder();
             try (HiccupProbe probe = HiccupProbe.start()) {
-                // the pay's own answer is not judged here (a solution with a per-call budget may give up on the charge)
-                Future<?> pay = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(Duration.ofSeconds(5)), paying)));
-                Thread.sleep(INTO_THE_PAY.toMillis());
-                Future<Bench.Timed<OrderPort.OrderView>> get = threads.submit(() -> Bench.timed(() -> bench.port.get(request(Duration.ofSeconds(5)), other)));
+                Future<Bench.Timed<OrderPort.OrderView>> pay = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(deadline), paying)));
+                Thread.sleep(into.toMillis());
+                Future<Bench.Timed<OrderPort.OrderView>> get = threads.submit(() -> Bench.timed(() -> bench.port.get(request(deadline), other)));
                 Future<Bench.Timed<OrderPort.OrderView>> create = threads.submit(() -> Bench.timed(() ->
-                        bench.port.create(request(Duration.ofSeconds(5)), "cust", Bench.BOOK_LINES)));
+                        bench.port.create(request(deadline), in.customer(), in.bookLines())));
                 long getNanos = get.get(10, TimeUnit.SECONDS).nanos();
                 long createNanos = create.get(10, TimeUnit.SECONDS).nanos();
-                pay.get(10, TimeUnit.SECONDS);
-                return new ReadsDuringSlowPay(getNanos, createNanos, probe.worstNanos());
+                Bench.Timed<OrderPort.OrderView> paid = pay.get(10, TimeUnit.SECONDS);
+                SlowPay slow = new SlowPay(String.format(Locale.ROOT, "the pay answered %s in %.1f ms", Bench.answer(paid), paid.millis()),
+                        Bench.answer(paid).equals("PAID") && bench.paidOnce(paying));
+                return new ReadsDuringSlowPay(charge, into, getNanos, createNanos, slow, probe.worstNanos());
             }
         }
     }
 
+    /** 12.1: held behind the pay means at least 60% of what is left of the charge when the get is issued (150 ms of 250). */
+    long heldAtLeastNanos() {
+        return (charge.toNanos() - intoThePay.toNanos()) * 6 / 10;
+    }
+
+    /** 12.2: not held means at most a third of the charge (100 ms of 300). */
+    long freeAtMostNanos() {
+        return charge.toNanos() / 3;
+    }
+
     private String describe() {
-        return String.format(Locale.ROOT, "issued %d ms into a pay's %d ms charge: get answered in %.1f ms, create in %.1f ms (machine hiccup max %.1f ms)",
-                INTO_THE_PAY.toMillis(), CHARGE.toMillis(), getNanos / 1e6, createNanos / 1e6, probeWorstNanos / 1e6);
+        return String.format(Locale.ROOT, "issued %d ms into a pay's %d ms charge: get answered in %.1f ms, create in %.1f ms"
+                        + " (held: at least %.1f ms, free: at most %.1f ms); %s, %s (machine hiccup max %.1f ms)",
+                intoThePay.toMillis(), charge.toMillis(), getNanos / 1e6, createNanos / 1e6, heldAtLeastNanos() / 1e6,
+                freeAtMostNanos() / 1e6, pay.answered(), pay.paidOnce() ? "PAID with one charge" : "not PAID with exactly one charge", probeWorstNanos / 1e6);
     }
 
-    /** 12.1's evidence: the get was held; a stall cannot fake a hold longer than itself. */
+    /** 12.1's evidence: the get was held, and the pay paid; a stall cannot fake a hold longer than itself. */
     ClaimVerdict judgeHeld() {
-        boolean held = getNanos >= HELD_AT_LEAST.toNanos();
-        if (held && probeWorstNanos >= HELD_AT_LEAST.toNanos()) {
+        boolean held = getNanos >= heldAtLeastNanos();
+        if (held && pay.paidOnce() && probeWorstNanos >= heldAtLeastNanos()) {
             return ClaimVerdict.notJudged(describe());
         }
-        return ClaimVerdict.of(held, describe());
+        return ClaimVerdict.of(held && pay.paidOnce(), describe());
     }
 
-    /** 12.2's lesson: neither was held; a slow answer while the machine stalled is not judged. */
+    /** 12.2's lesson: neither was held, and the pay paid; a slow answer while the machine stalled is not judged. */
     ClaimVerdict judgeFree() {
-        boolean free = getNanos <= FREE_AT_MOST.toNanos() && createNanos <= FREE_AT_MOST.toNanos();
-        if (!free && probeWorstNanos > FREE_AT_MOST.toNanos() / 2) {
+        boolean free = getNanos <= freeAtMostNanos() && createNanos <= freeAtMostNanos();
+        if (!free && pay.paidOnce() && probeWorstNanos > freeAtMostNanos() / 2) {
             return ClaimVerdict.notJudged(describe());
         }
-        return ClaimVerdict.of(free, describe());
+        return ClaimVerdict.of(free && pay.paidOnce(), describe());
     }
 }

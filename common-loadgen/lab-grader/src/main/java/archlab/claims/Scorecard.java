@@ -21,8 +21,10 @@ import java.util.Map;
  * @param judgements in claim order
  * @param refusals   why the grader refused the solution before judging it ({@link StudentCodeCheck}); empty if it did
  *                   not. A refused solution earns no points.
+ * @param seed       the run's seed, from which every claim's inputs were drawn ({@link ClaimInputs}): regrading with it
+ *                   ({@code -Dgrade.seed}) feeds the solution the same inputs
  */
-public record Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals) {
+public record Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals, long seed) {
 
     /** The {@code kind} of a scorecard's JSON: how the book module tells it from a run report. */
     public static final String KIND = "claims-scorecard";
@@ -30,10 +32,6 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
     public Scorecard {
         judgements = List.copyOf(judgements);
         refusals = List.copyOf(refusals);
-    }
-
-    public Scorecard(String module, String title, List<Judgement> judgements) {
-        this(module, title, judgements, List.of());
     }
 
     public int pointsEarned() {
@@ -70,7 +68,8 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
 
     public String markdown() {
         StringBuilder sb = new StringBuilder();
-        sb.append("# ").append(module).append(": ").append(title).append("\n\n").append(summary()).append("\n\n");
+        sb.append("# ").append(module).append(": ").append(title).append("\n\n").append(summary()).append("\n\n")
+                .append(seedLine()).append("\n\n");
         if (!refusals.isEmpty()) {
             sb.append("## Refused before judging (grade 0)\n\n");
             refusals.forEach(r -> sb.append("- ").append(cell(r)).append('\n'));
@@ -85,6 +84,12 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         return sb.toString();
     }
 
+    /** @return how to regrade with this run's inputs */
+    public String seedLine() {
+        return "seed " + seed + " (regrade with the same inputs: -Dgrade.seed=" + seed
+                + "; book/grading/grade-student.sh … --seed " + seed + ")";
+    }
+
     private static String cell(String s) {
         return s.replace("|", "\\|").replace("\n", " ");
     }
@@ -96,6 +101,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         out.put("title", title);
         out.put("session", System.getProperty("archlab.session", "adhoc"));
         out.put("at", java.time.Instant.now().toString());
+        out.put("seed", seed);
         out.put("pointsEarned", pointsEarned());
         out.put("pointsPossible", pointsPossible());
         out.put("allPassed", allPassed());
@@ -128,6 +134,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         sb.append(String.format(Locale.ROOT, "<testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"0\" time=\"%.3f\">%n",
                 xml(module + " " + title), judgements.size(), count(ClaimVerdict.Outcome.FAILED), count(ClaimVerdict.Outcome.NOT_JUDGED),
                 judgements.stream().mapToLong(Judgement::nanos).sum() / 1e9));
+        sb.append("  <properties><property name=\"seed\" value=\"").append(seed).append("\"/></properties>\n");
         for (Judgement j : judgements) {
             sb.append(String.format(Locale.ROOT, "  <testcase classname=\"%s\" name=\"%s (%d points)\" time=\"%.3f\">",
                     xml(j.claim().suite().id()), xml(j.claim().id() + ": " + j.claim().statement()), j.claim().points(), j.nanos() / 1e9));

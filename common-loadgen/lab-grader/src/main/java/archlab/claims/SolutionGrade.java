@@ -6,36 +6,57 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One solution graded outside a checkpoint module — a wrong solution built from a patch, say — exactly as
+ * One solution graded outside a checkpoint module — an attack or a wrong solution built from a patch — as
  * {@code -Dgrade} grades a module: the grader's check of its classes first, then every claim of the chapter against
- * it, each attempt in a student process of its own ({@link ServedSolution}).
+ * it, each attempt in a student process of its own ({@link #of}) or, for the lab's own code, in a class loader of its
+ * own in this JVM ({@link #inThisJvm}).
  *
  * @param scorecard the scorecard, as {@code -Dgrade} would write it
  */
 public record SolutionGrade(Scorecard scorecard) {
 
     /**
-     * @param module         a name for the scorecard, e.g. {@code wrong/stale-cache}
-     * @param mainClasses    the solution's compiled main classes (checked, then loaded afresh for every claim)
+     * Grades an untrusted solution as a student's is graded: each attempt in a student process of its own, judged
+     * over the wire ({@link ServedSolution}).
+     *
+     * @param module         a name for the scorecard, e.g. {@code attack/refuse-every-pay}
+     * @param mainClasses    the solution's compiled main classes (checked first)
      * @param adapterClasses where its {@code archlab.order.GradedCheckpoint} is
      * @param chapter        12.1, 12.2 or 12.3
+     * @param seed           the seed the claims' inputs are drawn from ({@link ClaimInputs}); the scorecard records it
      */
-    public static SolutionGrade of(String module, Path mainClasses, Path adapterClasses, String chapter) {
+    public static SolutionGrade of(String module, Path mainClasses, Path adapterClasses, String chapter, long seed) {
+        return grade(module, mainClasses, chapter, seed,
+                () -> ServedSolution.of(List.of(mainClasses, adapterClasses))::forAttempt);
+    }
+
+    /**
+     * Grades one of the lab's own solutions (a wrong solution of the guide's table, built from the lab's patch) in
+     * this JVM, each claim in a class loader of its own ({@link IsolatedCheckpoint}): the same claims, without a JVM
+     * to start per attempt. Not for untrusted code: a student's shares this JVM's heap this way.
+     */
+    public static SolutionGrade inThisJvm(String module, Path mainClasses, Path adapterClasses, String chapter, long seed) {
+        return grade(module, mainClasses, chapter, seed, () -> new IsolatedCheckpoint(List.of(mainClasses, adapterClasses),
+                "archlab.order.GradedCheckpoint")::forClaim);
+    }
+
+    private static SolutionGrade grade(String module, Path mainClasses, String chapter, long seed,
+                                       java.util.function.Supplier<java.util.function.Supplier<Checkpoint>> where) {
         List<Claim> claims = Claims.of(Suite.gradedFor(chapter));
         List<StudentCodeCheck.Refusal> refusals = StudentCodeCheck.check(mainClasses);
         List<String> why = refusals.stream().map(Object::toString).toList();
         if (!refusals.isEmpty()) {
             List<Judgement> none = claims.stream()
                     .map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
-            return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why));
+            return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why, seed));
         }
-        ServedSolution served = ServedSolution.of(List.of(mainClasses, adapterClasses));
+        java.util.function.Supplier<Checkpoint> attempts = where.get();
         List<Judgement> judged = claims.stream().map(c -> {
-            Judgement j = Judgement.of(c, served::forAttempt);
+            Judgement j = Judgement.of(c, attempts, seed);
             System.out.println("[claims] " + module + " " + c.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
             return j;
         }).toList();
-        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of()));
+        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of(), seed));
     }
 
     /** @return the ids of the claims that did not pass (failed or not judged) */

@@ -1,0 +1,124 @@
+package archlab.claims;
+
+import static archlab.claims.Bench.request;
+
+import archlab.claims.OrderPortException.Kind;
+import archlab.timeline.HiccupProbe;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Chapter 12.2's token bucket, graded from outside: pays offered faster than the payment provider's quota lets
+ * through; the quota's worth is admitted and paid, the rest refused at the door, fast and without moving money. The
+ * quota is the one the chapter promises ({@link #QUOTA_BURST} at once, {@link #QUOTA_PER_SECOND} a second), stated
+ * here, never read from a checkpoint.
+ *
+ * <p>Both halves count. Refusing every pay is fast and moves no money, and proves no limiter: at least half the burst
+ * must be answered PAID, each charged once. Admitting every pay (no limiter, or one that waits for a token) refuses
+ * nothing: some must be answered REJECTED. ch12-1 has no limiter and fails; ch12-2 and ch12-3 admit the burst.
+ */
+final class QuotaClaim {
+
+    /** The provider's quota the chapter states: bursts of 100 charges. */
+    static final int QUOTA_BURST = 100;
+    /** ... refilled at 400 charges a second. */
+    static final int QUOTA_PER_SECOND = 400;
+    /**
+     * The claim offers pays at one and a half times the quota for {@link #OFFERED_FOR}: the burst and a second's
+     * refill are the quota's worth, a further half second's worth is over it.
+     */
+    static final int OFFERED_PER_SECOND = 3 * QUOTA_PER_SECOND / 2;
+    static final Duration OFFERED_FOR = Duration.ofSeconds(1);
+    /** The median refusal's bound, and the slowest's: at the door, far from the deadline a waiting limiter uses up. */
+    static final Duration MEDIAN_REJECTION_BOUND = Duration.ofMillis(100);
+    static final Duration SLOWEST_REJECTION_BOUND = Duration.ofSeconds(1);
+
+    private QuotaClaim() {
+    }
+
+    static Claim claim() {
+        long worth = QUOTA_BURST + QUOTA_PER_SECOND * OFFERED_FOR.toSeconds();
+        long offered = OFFERED_PER_SECOND * OFFERED_FOR.toSeconds();
+        return Claim.builder("12.2-limit-rejects-fast", Suite.LESSON_12_2).section("12.2 令牌桶").points(2).load(false)
+                .statement("pays over the provider's quota are rejected fast and move no money, while the quota's worth is paid")
+                .needs("the chapter's quota: bursts of " + QUOTA_BURST + ", " + QUOTA_PER_SECOND + " charges/s; " + offered
+                        + " pays offered on a schedule at " + OFFERED_PER_SECOND + "/s for " + OFFERED_FOR.toSeconds()
+                        + " s (the quota's worth: " + worth + ") on the book's stubs: " + worth / 2 + ".." + (worth + worth / 10)
+                        + " answered PAID, each charged once; every other pay answered REJECTED, at least " + (offered - worth) / 2
+                        + " of them, the median within " + MEDIAN_REJECTION_BOUND.toMillis() + " ms and each within "
+                        + SLOWEST_REJECTION_BOUND.toSeconds() + " s; no rejected order charged")
+                .judge(QuotaClaim::limitRejectsFast).build();
+    }
+
+    /**
+     * Pays on a schedule, each on its own thread as the open-loop runner sends them, not all at one instant: a burst
+     * sent at once would measure the transport rather than the bucket — over the wire the pays reach the service
+     * spread over the time it takes to carry them, and a spread burst is within the quota.
+     */
+    static ClaimVerdict limitRejectsFast(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        int pays = (int) (OFFERED_PER_SECOND * OFFERED_FOR.toSeconds());
+        long periodNanos = 1_000_000_000L / OFFERED_PER_SECOND;
+        long worth = QUOTA_BURST + QUOTA_PER_SECOND * OFFERED_FOR.toSeconds();
+        Duration deadline = in.millis("deadline", 4_000, 6_000);
+        try (Bench bench = Bench.book(checkpoint, in);
+             var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < pays; i++) {
+                ids.add(bench.createBookOrder());
+            }
+            List<Future<Bench.Timed<OrderPort.OrderView>>> answers = new ArrayList<>();
+            try (HiccupProbe probe = HiccupProbe.start()) {
+                long t0 = System.nanoTime() + 1_000_000L;
+                long worstSendLagNanos = 0;
+                for (int i = 0; i < pays; i++) {
+                    long planned = t0 + i * periodNanos;
+                    for (long wait; (wait = planned - System.nanoTime()) > 0; ) {
+                        LockSupport.parkNanos(wait);
+                    }
+                    worstSendLagNanos = Math.max(worstSendLagNanos, System.nanoTime() - planned);
+                    String id = ids.get(i);
+                    answers.add(threads.submit(() -> Bench.timed(() -> bench.port.pay(request(deadline), id))));
+                }
+                int paid = 0;
+                int paidOnce = 0;
+                List<Long> rejections = new ArrayList<>();
+                List<String> other = new ArrayList<>();
+                long rejectedButCharged = 0;
+                for (int i = 0; i < pays; i++) {
+                    Bench.Timed<OrderPort.OrderView> t = answers.get(i).get(30, TimeUnit.SECONDS);
+                    if (t.error() != null && t.error().kind() == Kind.REJECTED) {
+                        rejections.add(t.nanos());
+                        rejectedButCharged += bench.chargesFor(ids.get(i));
+                    } else if ("PAID".equals(Bench.answer(t))) {
+                        paid++;
+                        paidOnce += bench.paidOnce(ids.get(i)) ? 1 : 0;
+                    } else if (other.size() < 3) {
+                        other.add(Bench.answer(t));
+                    }
+                }
+                rejections.sort(null);
+                int rejected = rejections.size();
+                long medianNanos = rejections.isEmpty() ? 0 : rejections.get(rejected / 2);
+                long slowestNanos = rejections.isEmpty() ? 0 : rejections.getLast();
+                int neither = pays - rejected - paid;
+                String measured = String.format(Locale.ROOT, "%d pays offered at %d/s (send lag max %.1f ms): %d PAID (%d charged once),"
+                                + " %d rejected (median %.1f ms, slowest %.1f ms), %d neither%s; charges for rejected orders %d (%s)",
+                        pays, OFFERED_PER_SECOND, worstSendLagNanos / 1e6, paid, paidOnce, rejected, medianNanos / 1e6,
+                        slowestNanos / 1e6, neither, other.isEmpty() ? "" : " " + other, rejectedButCharged, probe.describe());
+                boolean fast = medianNanos <= MEDIAN_REJECTION_BOUND.toNanos() && slowestNanos <= SLOWEST_REJECTION_BOUND.toNanos();
+                boolean work = paidOnce >= worth / 2 && paid <= worth + worth / 10 && paidOnce == paid && neither == 0
+                        && rejected >= (pays - worth) / 2 && rejectedButCharged == 0;
+                boolean offeredOnTime = worstSendLagNanos <= 50_000_000L;
+                if (!(work && fast) && (!offeredOnTime || (work && probe.stalledBeyond(MEDIAN_REJECTION_BOUND.dividedBy(2))))) {
+                    return ClaimVerdict.notJudged(measured);
+                }
+                return ClaimVerdict.of(work && fast, measured);
+            }
+        }
+    }
+}
