@@ -1,17 +1,11 @@
 package archlab.grading;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * One wrong solution the guide names, as book/grading/wrong/&lt;name&gt;.patch holds it: a header saying which
@@ -31,42 +25,14 @@ record WrongSolution(String name, String base, String grade, Set<String> loses, 
 
     /** @return every wrong solution under {@code book/grading/wrong}, by name */
     static List<WrongSolution> all(Path bookDir) {
-        try (Stream<Path> files = Files.list(bookDir.resolve(FOLDER))) {
-            return files.filter(f -> f.toString().endsWith(".patch")).sorted().map(WrongSolution::read).toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + bookDir.resolve(FOLDER), e);
-        }
+        return PatchHeader.patches(bookDir.resolve(FOLDER)).stream().map(WrongSolution::read).toList();
     }
 
     static WrongSolution read(Path patch) {
-        Map<String, String> header = new LinkedHashMap<>();
-        try {
-            for (String line : Files.readAllLines(patch)) {
-                if (line.isBlank() || line.startsWith("diff ")) {
-                    break;
-                }
-                int colon = line.indexOf(':');
-                if (colon < 0) {
-                    throw new IllegalArgumentException(patch + ": header line without a colon: " + line);
-                }
-                header.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        String file = patch.getFileName().toString();
-        String name = file.substring(0, file.length() - ".patch".length());
-        for (String key : List.of("Wrong solution", "Base", "Grade", "Loses", "Guide")) {
-            if (!header.containsKey(key)) {
-                throw new IllegalArgumentException(patch + ": the header has no '" + key + ":' line");
-            }
-        }
-        if (!header.get("Wrong solution").equals(name)) {
-            throw new IllegalArgumentException(patch + ": 'Wrong solution: " + header.get("Wrong solution") + "' is not the file's name");
-        }
-        Set<String> loses = new TreeSet<>(Arrays.stream(header.get("Loses").split(",")).map(String::trim)
+        PatchHeader h = PatchHeader.read(patch, List.of("Wrong solution", "Base", "Grade", "Loses", "Guide"));
+        Set<String> loses = new TreeSet<>(Arrays.stream(h.get("Loses").split(",")).map(String::trim)
                 .filter(s -> !s.isEmpty()).toList());
-        return new WrongSolution(name, header.get("Base"), header.get("Grade"), loses, header.get("Guide"), patch);
+        return new WrongSolution(h.name(), h.get("Base"), h.get("Grade"), loses, h.get("Guide"), patch);
     }
 
     /** @return the guide's table row: the description, then the claims that catch it */

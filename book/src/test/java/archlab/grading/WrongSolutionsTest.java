@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.claims.ClaimsRun;
 import archlab.claims.SolutionGrade;
-import archlab.claims.SourceCompiler;
 import archlab.report.ReportWriter;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DisplayName;
@@ -64,26 +60,14 @@ class WrongSolutionsTest {
     }
 
     private static void judge(String name, String base, String grade, Path patch, Set<String> expected, String guide) throws Exception {
-        Path work = Files.createTempDirectory("archlab-wrong-" + name.replace('/', '-'));
-        Path module = BOOK.resolveSibling(base);
-        copy(module.resolve("src/main"), work.resolve("src/main"));
-        if (patch != null) {
-            apply(patch, work);
-        }
-        Path classes = work.resolve("classes");
-        SourceCompiler.compileTree(work.resolve("src/main/java"), classes);
-        Path adapterSrc = work.resolve("adapter-src/archlab/order/GradedCheckpoint.java");
-        Files.createDirectories(adapterSrc.getParent());
-        Files.copy(module.resolve("src/test/java/archlab/order/GradedCheckpoint.java"), adapterSrc);
-        Path adapter = work.resolve("adapter");
-        SourceCompiler.compileTree(work.resolve("adapter-src"), adapter, List.of(classes));
+        PatchedSolution solution = PatchedSolution.build(BOOK, "wrong/" + name, base, patch);
 
         // every claim already reruns a disturbed judgement; a claim still not judged after that is graded again with
         // the whole solution, up to GRADINGS times, before the machine is blamed
-        SolutionGrade g = SolutionGrade.inThisJvm("wrong/" + name, classes, adapter, grade, SEED);
+        SolutionGrade g = solution.gradeInThisJvm("wrong/" + name, grade, SEED);
         for (int grading = 2; grading <= GRADINGS && !g.notJudged().isEmpty(); grading++) {
             System.out.println("wrong " + name + ": not judged " + g.notJudged() + ", grading again (" + grading + " of " + GRADINGS + ")");
-            g = SolutionGrade.inThisJvm("wrong/" + name, classes, adapter, grade, SEED);
+            g = solution.gradeInThisJvm("wrong/" + name, grade, SEED);
         }
 
         Set<String> lost = g.lost();
@@ -111,28 +95,6 @@ class WrongSolutionsTest {
         assertThat(g.scorecard().refusals()).as(name + " is graded, not refused").isEmpty();
         assertThat(notJudged).as(name + ": claims not judged (the machine stalled in every attempt)").isEmpty();
         assertThat(lost).as(name + " loses exactly the claims the guide says catch it").isEqualTo(new TreeSet<>(expected));
-    }
-
-    private static void apply(Path patch, Path work) throws IOException, InterruptedException {
-        Process git = new ProcessBuilder("git", "apply", "-p1", patch.toAbsolutePath().toString())
-                .directory(work.toFile()).redirectErrorStream(true).start();
-        String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!git.waitFor(60, TimeUnit.SECONDS) || git.exitValue() != 0) {
-            throw new IllegalStateException(patch + " does not apply to its base: " + out);
-        }
-    }
-
-    private static void copy(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
     }
 
     @AfterAll
