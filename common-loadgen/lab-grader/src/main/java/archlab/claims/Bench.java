@@ -32,11 +32,16 @@ final class Bench implements AutoCloseable {
     final ClaimInputs inputs;
 
     private Bench(Checkpoint checkpoint, ClaimInputs inputs, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier) {
+        this(checkpoint, inputs, inventory, payments, notifier, false);
+    }
+
+    private Bench(Checkpoint checkpoint, ClaimInputs inputs, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier,
+                  boolean loseFirstCharge) {
         this.inputs = inputs;
         this.inventory = inventory;
         this.payments = payments;
         this.notifier = notifier;
-        this.charges = new ChargesInFlight(payments);
+        this.charges = new ChargesInFlight(payments, loseFirstCharge);
         this.port = checkpoint.open(inventory, charges, notifier);
     }
 
@@ -60,6 +65,13 @@ final class Bench implements AutoCloseable {
                     FaultModel lostReplies, StubBehaviour notify) {
         return new Bench(checkpoint, inputs, new InventoryStub(inventory), new PaymentsStub(payment, lostReplies),
                 new NotifierStub(notify));
+    }
+
+    /** Fault-free stubs with this charge latency, but the first charge is lost on its way ({@link ChargesInFlight}). */
+    static Bench firstChargeLost(Checkpoint checkpoint, ClaimInputs inputs, Duration payment) {
+        return new Bench(checkpoint, inputs, new InventoryStub(StubBehaviour.constant(Duration.ZERO)),
+                new PaymentsStub(StubBehaviour.constant(payment), ErrorInjection.NONE),
+                new NotifierStub(StubBehaviour.constant(Duration.ZERO)), true);
     }
 
     /** @return latency {@code slow} for calls below {@code slowCalls}, {@code rest} after them */

@@ -174,7 +174,7 @@ final class RemoteOrderPort implements OrderPort {
         } catch (IOException e) {
             throw failed("cannot encode the call", e);
         }
-        CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
+        CompletableFuture<HttpResponse<byte[]>> answer = client.sendAsync(request, info -> new CappedBody());
         HttpResponse<byte[]> response;
         try {
             response = answer.get(wait.toNanos(), TimeUnit.NANOSECONDS);
@@ -191,7 +191,7 @@ final class RemoteOrderPort implements OrderPort {
         }
         byte[] bytes = response.body();
         if (bytes.length > MAX_ANSWER_BYTES) {
-            throw failed("the solution's process answered " + bytes.length + " bytes", null);
+            throw failed("the solution's process answered more than " + MAX_ANSWER_BYTES + " bytes", null);
         }
         JsonNode json;
         try {
@@ -216,6 +216,52 @@ final class RemoteOrderPort implements OrderPort {
     private static String shorten(String s) {
         String clean = s.replaceAll("[^\\x20-\\x7e]", "?");
         return clean.length() > 300 ? clean.substring(0, 300) + "…" : clean;
+    }
+
+    /**
+     * An answer's body, read up to {@link #MAX_ANSWER_BYTES} + 1 bytes: past that the read stops (the rest is never
+     * held in memory) and the body completes at once with what it read, which the caller refuses by its length. A
+     * process that streams without end cannot fill the grader's heap nor keep the call waiting.
+     */
+    private static final class CappedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final CompletableFuture<byte[]> body = new CompletableFuture<>();
+        private final java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        private java.util.concurrent.Flow.Subscription subscription;
+
+        @Override
+        public java.util.concurrent.CompletionStage<byte[]> getBody() {
+            return body;
+        }
+
+        @Override
+        public void onSubscribe(java.util.concurrent.Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<java.nio.ByteBuffer> items) {
+            for (java.nio.ByteBuffer b : items) {
+                int n = Math.min(b.remaining(), MAX_ANSWER_BYTES + 1 - read.size());
+                byte[] chunk = new byte[n];
+                b.get(chunk);
+                read.write(chunk, 0, n);
+            }
+            if (read.size() > MAX_ANSWER_BYTES && !body.isDone()) {
+                subscription.cancel();
+                body.complete(read.toByteArray());
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            body.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            body.complete(read.toByteArray());
+        }
     }
 
     /** What the student's process said (or failed to say), as the cause of a port's exception: a message, no stack. */

@@ -173,6 +173,7 @@ final class SolutionProcess implements AutoCloseable {
     public void close() {
         meter.close();
         killAll(process, sandbox);
+        sandbox.deleteLeftovers();
         try {
             process.getOutputStream().close();
         } catch (IOException e) {

@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * Who the student's process runs as, decided once per grader JVM. When the grader runs as root and {@code setpriv}
  * is installed, every student process runs under a user id of its own ({@link #uid()}, in no group, no new
  * privileges, at most {@value #MAX_TASKS} threads and processes) that can read a copy of the class path made for it
- * and write only its own home folder: it cannot write the lab, the reports or the scorecard, cannot signal or trace
+ * and write only its own home folder and the folders every user may write ({@code /tmp}, {@code /var/tmp},
+ * {@code /dev/shm}, emptied of its files after each attempt: {@link #deleteLeftovers()}): it cannot write the lab, the reports or the scorecard, cannot signal or trace
  * the grader, and every process it starts — even one that leaves the process tree — is found and killed by that uid.
  * Otherwise the student's process runs as the grader's own user: its memory is still its own, but files are a door
  * ({@link #describe()} says which, and the scorecard prints it).
@@ -35,12 +36,9 @@ final class SolutionSandbox {
 
     private final int uid;
     private final Path root;
-    private final List<Path> classPath;
-
-    private SolutionSandbox(int uid, Path root, List<Path> classPath) {
+    private SolutionSandbox(int uid, Path root) {
         this.uid = uid;
         this.root = root;
-        this.classPath = classPath;
     }
 
     /** @return the sandbox of this JVM: a uid of its own when root, the grader's own user otherwise */
@@ -62,10 +60,10 @@ final class SolutionSandbox {
             Path root = Files.createTempDirectory("archlab-solution-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "archlab-solution-cleanup"));
             if (ownUid() != 0 || !Files.isExecutable(SETPRIV) || !Files.isExecutable(PRLIMIT)) {
-                return new SolutionSandbox(-1, root, List.of());
+                return new SolutionSandbox(-1, root);
             }
             Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
-            return new SolutionSandbox(freeUid(), root, List.of());
+            return new SolutionSandbox(freeUid(), root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the student's process a folder", e);
         }
@@ -83,8 +81,9 @@ final class SolutionSandbox {
     /** @return one line for the scorecard: how the student's process is kept apart */
     String describe() {
         return separateUser()
-                ? "the solution ran in processes of its own under uid " + uid + " (no write access outside its home, at most "
-                        + MAX_TASKS + " threads), judged over loopback"
+                ? "the solution ran in processes of its own under uid " + uid + " (writing only its home and the shared"
+                        + " temporary folders, emptied of its files after each attempt; at most " + MAX_TASKS + " threads),"
+                        + " judged over loopback"
                 : "the solution ran in a process of its own, judged over loopback, as the grader's own user (the grader is not"
                         + " root: files are not closed to it; grade as root to run it under a uid of its own)";
     }
@@ -162,6 +161,32 @@ final class SolutionSandbox {
         return out;
     }
 
+    /** The folders every user may write: what the student's uid leaves there is deleted after each attempt. */
+    private static final List<Path> SHARED_TEMP = List.of(Path.of("/tmp"), Path.of("/var/tmp"), Path.of("/dev/shm"));
+
+    /**
+     * Deletes what the student's uid left in the folders every user may write, so that nothing carries from one
+     * attempt (one claim) to the next. Nothing for the grader's own user: its files are not told from the grader's.
+     */
+    void deleteLeftovers() {
+        if (!separateUser()) {
+            return;
+        }
+        for (Path dir : SHARED_TEMP) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                entries.filter(p -> {
+                    try {
+                        return ((Integer) Files.getAttribute(p, "unix:uid", java.nio.file.LinkOption.NOFOLLOW_LINKS)) == uid;
+                    } catch (IOException | RuntimeException e) {
+                        return false;
+                    }
+                }).forEach(SolutionSandbox::deleteTree);
+            } catch (IOException e) {
+                // no such folder here
+            }
+        }
+    }
+
     static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
@@ -215,7 +240,7 @@ final class SolutionSandbox {
             if (passwd.contains(":" + candidate + ":")) {
                 continue;
             }
-            SolutionSandbox probe = new SolutionSandbox(candidate, null, List.of());
+            SolutionSandbox probe = new SolutionSandbox(candidate, null);
             if (probe.processesOfUid().isEmpty()) {
                 return candidate;
             }

@@ -41,27 +41,39 @@ final class StudentMeter implements AutoCloseable {
     private static final long PAGE_BYTES = 4096;
 
     /**
+     * Who kept the machine busy in the windows in which it was at least {@link #SATURATED} busy.
+     *
+     * @param cpuSeconds   the machine's busy CPU time in those windows
+     * @param studentShare the student's processes' share of it, 0..1
+     * @param graderShare  the grader's own (this JVM: its load, stubs and probes), 0..1
+     */
+    record Saturation(double cpuSeconds, double studentShare, double graderShare) {
+
+        static final Saturation NONE = new Saturation(0, 0, 0);
+
+        /** @return the share that neither the student nor the grader used */
+        double othersShare() {
+            return Math.max(0, 1 - studentShare - graderShare);
+        }
+    }
+
+    /**
      * What the student's processes used during one attempt, and who kept the machine busy while it was saturated.
      *
-     * @param cpuSeconds          CPU time, all their processes and threads
-     * @param wallSeconds         how long it was metered
-     * @param peakCores           the most cores they kept busy over one window
-     * @param peakShareOfBusy     their share of the machine's busy time in that window, 0..1
-     * @param peakRssBytes        the most resident memory of all their processes at once
-     * @param processes           how many processes of theirs were seen
-     * @param cores               the machine's cores
-     * @param saturatedSeconds    busy CPU time of the windows in which the machine was at least {@link #SATURATED} busy
-     * @param studentShareOfSaturated the student's share of the busy time in those windows, 0..1
-     * @param graderShareOfSaturated  the grader's own (this JVM: its load, stubs and probes), 0..1
+     * @param cpuSeconds   CPU time, all their processes and threads
+     * @param wallSeconds  how long it was metered
+     * @param peakCores    the most cores they kept busy over one window
+     * @param peakRssBytes the most resident memory of all their processes at once
+     * @param processes    how many processes of theirs were seen
+     * @param saturated    who used the machine while it was saturated
      */
-    record Use(double cpuSeconds, double wallSeconds, double peakCores, double peakShareOfBusy, long peakRssBytes,
-               int processes, int cores, double saturatedSeconds, double studentShareOfSaturated, double graderShareOfSaturated) {
+    record Use(double cpuSeconds, double wallSeconds, double peakCores, long peakRssBytes, int processes, Saturation saturated) {
 
-        static final Use NONE = new Use(0, 0, 0, 0, 0, 0, Runtime.getRuntime().availableProcessors(), 0, 0, 0);
+        static final Use NONE = new Use(0, 0, 0, 0, 0, Saturation.NONE);
 
         /** @return the share of the saturated windows' busy time that neither the student nor the grader used */
         double othersShareOfSaturated() {
-            return Math.max(0, 1 - studentShareOfSaturated - graderShareOfSaturated);
+            return saturated.othersShare();
         }
 
         /**
@@ -70,15 +82,16 @@ final class StudentMeter implements AutoCloseable {
          *         busy time then — so the student's own use, not a neighbour, is what the claim measured under
          */
         boolean disturbedByTheGrading() {
-            return saturatedSeconds > 0 && othersShareOfSaturated() < 1 - GRADING_SHARE;
+            return saturated.cpuSeconds() > 0 && saturated.othersShare() <= 1 - GRADING_SHARE + 1e-9;
         }
 
         String describe() {
             return String.format(Locale.ROOT, "the solution's processes used %.1f s of CPU in %.1f s, at most %.2f of %d cores over %d ms,"
                             + " %d MB resident, %d process(es); while the machine was saturated (%.1f s of CPU): the solution %.0f %%,"
                             + " the grader %.0f %%, other processes %.0f %%",
-                    cpuSeconds, wallSeconds, peakCores, cores, PERIOD_MILLIS * WINDOW_SAMPLES, peakRssBytes >> 20, processes,
-                    saturatedSeconds, studentShareOfSaturated * 100, graderShareOfSaturated * 100, othersShareOfSaturated() * 100);
+                    cpuSeconds, wallSeconds, peakCores, Runtime.getRuntime().availableProcessors(), PERIOD_MILLIS * WINDOW_SAMPLES,
+                    peakRssBytes >> 20, processes, saturated.cpuSeconds(), saturated.studentShare() * 100,
+                    saturated.graderShare() * 100, saturated.othersShare() * 100);
         }
     }
 
@@ -173,7 +186,6 @@ final class StudentMeter implements AutoCloseable {
     /** @return what was used up to now */
     synchronized Use use() {
         double peakCores = 0;
-        double peakShare = 0;
         long saturatedBusy = 0;
         long saturatedStudent = 0;
         long saturatedGrader = 0;
@@ -182,22 +194,19 @@ final class StudentMeter implements AutoCloseable {
             long[] b = samples.get(i);
             double seconds = (b[0] - a[0]) / 1e9;
             long student = b[1] - a[1];
-            double cores = student / TICKS_PER_SECOND / seconds;
+            peakCores = Math.max(peakCores, student / TICKS_PER_SECOND / seconds);
             long busy = b[3] - a[3];
             long all = b[4] - a[4];
-            if (cores > peakCores) {
-                peakCores = cores;
-                peakShare = busy <= 0 ? 0 : Math.min(1.0, (double) student / busy);
-            }
             if (all > 0 && busy >= SATURATED * all && i % WINDOW_SAMPLES == 0) { // windows that do not overlap
                 saturatedBusy += busy;
                 saturatedStudent += student;
                 saturatedGrader += b[2] - a[2];
             }
         }
-        return new Use(studentTicks / TICKS_PER_SECOND, (System.nanoTime() - startNanos) / 1e9, peakCores, peakShare, peakRss,
-                seen.size(), Runtime.getRuntime().availableProcessors(), saturatedBusy / TICKS_PER_SECOND,
-                share(saturatedStudent, saturatedBusy), share(saturatedGrader, saturatedBusy));
+        Saturation saturation = new Saturation(saturatedBusy / TICKS_PER_SECOND, share(saturatedStudent, saturatedBusy),
+                share(saturatedGrader, saturatedBusy));
+        return new Use(studentTicks / TICKS_PER_SECOND, (System.nanoTime() - startNanos) / 1e9, peakCores, peakRss, seen.size(),
+                saturation);
     }
 
     private static double share(long part, long whole) {
