@@ -132,8 +132,8 @@ public final class ClaimsRun {
 
     /**
      * @return first the grader's check of the module's classes ({@link StudentCodeCheck}), then one dynamic test per
-     *         claim, judging {@code checkpoint}'s class in a class loader of its own for every attempt
-     *         ({@link IsolatedCheckpoint}); a refused solution is judged no further (in grade mode: 0 points)
+     *         claim, each attempt judging {@code checkpoint}'s class where {@link #attempts} says (a student process
+     *         of its own for a grade and the matrix); a refused solution is judged no further (in grade mode: 0 points)
      */
     public Stream<DynamicTest> tests(Checkpoint checkpoint) {
         refusals = StudentCodeCheck.check(solutionClasses);
@@ -207,7 +207,7 @@ public final class ClaimsRun {
             case MATRIX -> "claims of every chapter";
             case OWN -> "chapter " + chapter + " claims";
         };
-        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList(), seed);
+        Scorecard card = new Scorecard(module, title, inOrder, refusals.stream().map(Object::toString).toList(), seed, isolation);
         String name = switch (mode) {
             case GRADE -> "grade-" + chapter;
             case MATRIX -> "claims-" + module;

@@ -45,7 +45,7 @@ final class QuotaClaim {
     static Claim claim() {
         long worth = QUOTA_BURST + QUOTA_PER_SECOND * OFFERED_FOR.toSeconds();
         long offered = OFFERED_PER_SECOND * OFFERED_FOR.toSeconds();
-        return Claim.builder("12.2-limit-rejects-fast", Suite.LESSON_12_2).section("12.2 令牌桶").points(2).load(false)
+        return Claim.builder("12.2-limit-rejects-fast", Suite.LESSON_12_2).section("12.2 令牌桶").points(2).load(true)
                 .statement("pays over the provider's quota are rejected fast and move no money, while the quota's worth is paid")
                 .needs("the chapter's quota: bursts of " + QUOTA_BURST + ", " + QUOTA_PER_SECOND + " charges/s; " + offered
                         + " pays offered on a schedule at " + OFFERED_PER_SECOND + "/s for " + OFFERED_FOR.toSeconds()

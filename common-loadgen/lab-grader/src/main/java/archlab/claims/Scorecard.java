@@ -23,13 +23,20 @@ import java.util.Map;
  *                   not. A refused solution earns no points.
  * @param seed       the run's seed, from which every claim's inputs were drawn ({@link ClaimInputs}): regrading with it
  *                   ({@code -Dgrade.seed}) feeds the solution the same inputs
+ * @param isolation  where the solution ran (its own processes, under which user), one line; empty: not said
  */
-public record Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals, long seed) {
+public record Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals, long seed, String isolation) {
 
     /** The {@code kind} of a scorecard's JSON: how the book module tells it from a run report. */
     public static final String KIND = "claims-scorecard";
 
+    /** A scorecard that says nothing of where the solution ran. */
+    public Scorecard(String module, String title, List<Judgement> judgements, List<String> refusals, long seed) {
+        this(module, title, judgements, refusals, seed, "");
+    }
+
     public Scorecard {
+        isolation = isolation == null ? "" : isolation;
         judgements = List.copyOf(judgements);
         refusals = List.copyOf(refusals);
     }
@@ -70,6 +77,9 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         StringBuilder sb = new StringBuilder();
         sb.append("# ").append(module).append(": ").append(title).append("\n\n").append(summary()).append("\n\n")
                 .append(seedLine()).append("\n\n");
+        if (!isolation.isEmpty()) {
+            sb.append("isolation: ").append(isolation).append("\n\n");
+        }
         if (!refusals.isEmpty()) {
             sb.append("## Refused before judging (grade 0)\n\n");
             refusals.forEach(r -> sb.append("- ").append(cell(r)).append('\n'));
@@ -102,6 +112,7 @@ public record Scorecard(String module, String title, List<Judgement> judgements,
         out.put("session", System.getProperty("archlab.session", "adhoc"));
         out.put("at", java.time.Instant.now().toString());
         out.put("seed", seed);
+        out.put("isolation", isolation);
         out.put("pointsEarned", pointsEarned());
         out.put("pointsPossible", pointsPossible());
         out.put("allPassed", allPassed());

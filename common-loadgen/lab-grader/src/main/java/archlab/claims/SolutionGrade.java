@@ -26,8 +26,10 @@ public record SolutionGrade(Scorecard scorecard) {
      * @param seed           the seed the claims' inputs are drawn from ({@link ClaimInputs}); the scorecard records it
      */
     public static SolutionGrade of(String module, Path mainClasses, Path adapterClasses, String chapter, long seed) {
-        return grade(module, mainClasses, chapter, seed,
-                () -> ServedSolution.of(List.of(mainClasses, adapterClasses))::forAttempt);
+        return grade(module, mainClasses, chapter, seed, () -> {
+            ServedSolution served = ServedSolution.of(List.of(mainClasses, adapterClasses));
+            return new Where(served::forAttempt, served.describe());
+        });
     }
 
     /**
@@ -36,12 +38,12 @@ public record SolutionGrade(Scorecard scorecard) {
      * to start per attempt. Not for untrusted code: a student's shares this JVM's heap this way.
      */
     public static SolutionGrade inThisJvm(String module, Path mainClasses, Path adapterClasses, String chapter, long seed) {
-        return grade(module, mainClasses, chapter, seed, () -> new IsolatedCheckpoint(List.of(mainClasses, adapterClasses),
-                "archlab.order.GradedCheckpoint")::forClaim);
+        return grade(module, mainClasses, chapter, seed, () -> new Where(new IsolatedCheckpoint(List.of(mainClasses, adapterClasses),
+                "archlab.order.GradedCheckpoint")::forClaim, "the solution ran in the grader's JVM, a class loader per claim"));
     }
 
     private static SolutionGrade grade(String module, Path mainClasses, String chapter, long seed,
-                                       java.util.function.Supplier<java.util.function.Supplier<Checkpoint>> where) {
+                                       java.util.function.Supplier<Where> where) {
         List<Claim> claims = Claims.of(Suite.gradedFor(chapter));
         List<StudentCodeCheck.Refusal> refusals = StudentCodeCheck.check(mainClasses);
         List<String> why = refusals.stream().map(Object::toString).toList();
@@ -50,13 +52,18 @@ public record SolutionGrade(Scorecard scorecard) {
                     .map(c -> new Judgement(c, ClaimVerdict.failed("not judged: the solution was refused (see refusals)"), 0, 0)).toList();
             return new SolutionGrade(new Scorecard(module, "grade " + chapter, none, why, seed));
         }
-        java.util.function.Supplier<Checkpoint> attempts = where.get();
+        Where at = where.get();
+        java.util.function.Supplier<Checkpoint> attempts = at.attempts();
         List<Judgement> judged = claims.stream().map(c -> {
             Judgement j = Judgement.of(c, attempts, seed);
             System.out.println("[claims] " + module + " " + c.id() + ": " + j.verdict().outcome() + " — " + j.verdict().measured());
             return j;
         }).toList();
-        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of(), seed));
+        return new SolutionGrade(new Scorecard(module, "grade " + chapter, judged, List.of(), seed, at.isolation()));
+    }
+
+    /** Where each attempt runs, and one line that says so. */
+    private record Where(java.util.function.Supplier<Checkpoint> attempts, String isolation) {
     }
 
     /** @return the ids of the claims that did not pass (failed or not judged) */

@@ -3,6 +3,7 @@ package archlab.claims;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.downstream.Inventory;
+import archlab.loadgen.testing.MultiSecondCheck;
 import archlab.downstream.Notifier;
 import archlab.downstream.Payments;
 import archlab.request.RequestContext;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * and moves no money, and once passed the claims that measure only that. Every claim now names the work it needs, so
  * such a solution earns the one claim that pays nothing (create and get) and no other.
  */
+@MultiSecondCheck
 class RefusingSolutionTest {
 
     @Test
