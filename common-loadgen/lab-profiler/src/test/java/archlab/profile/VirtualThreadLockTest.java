@@ -26,9 +26,11 @@ class VirtualThreadLockTest {
     private static final Object MONITOR = new Object();
     private static final AtomicInteger lockWasBusy = new AtomicInteger();
     private static final AtomicInteger monitorWasBusy = new AtomicInteger();
+    /** What JFR may record of the waits at most: four holds' worth, against the hundreds of ms they took. */
+    private static final java.time.Duration RECORDED_AT_MOST = java.time.Duration.ofMillis(8);
 
     @Test
-    @DisplayName("virtual threads that really wait on a ReentrantLock and a monitor leave no lock-wait event, and the report says why")
+    @DisplayName("virtual threads that really wait on a ReentrantLock and a monitor leave (almost) no lock-wait event, and the report says why")
     void virtualThreadWaitsAreInvisibleAndTheReportSaysSo(@TempDir Path dir) throws Exception {
         Path file;
         try (JfrRecorder jfr = JfrRecorder.start(ProfileSettings.defaults())) {
@@ -56,8 +58,11 @@ class VirtualThreadLockTest {
         // The waits happened ...
         assertThat(lockWasBusy.get()).as("times a virtual thread found the ReentrantLock held").isPositive();
         assertThat(monitorWasBusy.get()).as("times a virtual thread found the monitor held").isPositive();
-        // ... but JFR recorded none of them: no lock-wait event has this class's code on its stack.
-        assertThat(report.lockWaitNanosWhere(THIS_CLASS)).isZero();
+        // ... but JFR recorded almost none of them. The waits took hundreds of milliseconds (four threads queueing for
+        // ten 2 ms holds on each lock); a CI run on JDK 25 once saw 0.48 ms recorded (a wait caught while a virtual
+        // thread could not unmount), never more than a sliver: far under one hold per thread.
+        assertThat(report.lockWaitNanosWhere(THIS_CLASS)).as("lock-wait ns JFR recorded with this class on the stack")
+                .isLessThan(RECORDED_AT_MOST.toNanos());
         assertThat(report.events().virtualThreadsStarted()).isGreaterThanOrEqualTo(8);
         // The report never lets that pass for "no contention".
         assertThat(report.notes()).anySatisfy(n -> assertThat(n).contains(ProfileReport.VIRTUAL_THREAD_LOCK_NOTE));
