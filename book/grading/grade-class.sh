@@ -60,6 +60,18 @@ class=${args[0]}
 chapter=${args[1]:-12.2}
 case "$chapter" in 12.1|12.2|12.3) ;; *) die "unknown chapter '$chapter': grade 12.1, 12.2 or 12.3" ;; esac
 [ -z "$seed" ] || [[ "$seed" =~ ^-?[0-9]+$ ]] || die "--seed takes a whole number, not '$seed'"
+if [ -n "$seed" ] && [ "${ARCHLAB_GRADE_SEED:-}" != "$seed" ]; then
+  # start again with the seed in the environment only: this script's command line is readable by every user, the
+  # students' processes included, for as long as the class is graded
+  rest=()
+  for a in "${args[@]}"; do rest+=("$a"); done
+  [ -z "$out" ] || rest+=(--out "$out")
+  [ "$again" = 0 ] || rest+=(--again)
+  [ "$regrade" = 0 ] || rest+=(--regrade)
+  exec env ARCHLAB_GRADE_SEED="$seed" bash "$0" "${rest[@]}"
+fi
+[ -n "$seed" ] || seed=${ARCHLAB_GRADE_SEED:-}
+[ -z "$seed" ] || export ARCHLAB_GRADE_SEED=$seed
 [ -n "$out" ] || out="./class-$chapter"
 [ -d "$class" ] || die "no folder of students at '$class'"
 class=$(cd "$class" && pwd -P)
@@ -223,7 +235,7 @@ grade() { # $1 the student
   local cmd=()
   if [ -x "$grader" ]; then cmd=("$grader"); else cmd=(bash "$grader"); fi
   cmd+=("$class/$s" "$chapter" --out "$dir")
-  [ -z "$seed" ] || cmd+=(--seed "$seed")
+  # the seed in the environment, not on grade-student.sh's command line (every user can read command lines)
   current=$s
   if [ -n "${has_row[$s]:-}" ]; then # its scorecard is gone: its old row goes too, until the new one
     unset "has_row[$s]"; write_table

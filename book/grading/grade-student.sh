@@ -26,21 +26,23 @@
 # 3 regrade: a claim was not judged because something other than the student disturbed the machine (the points line
 # is still printed); 2 usage error or no such student. book/grading/grade-class.sh grades a class with it.
 # The claims feed the solution inputs (customers, skus, prices, deadlines, latencies) drawn from a seed: a new one each
-# run, printed in the scorecard ("seed N"); --seed N regrades with the inputs of that run (-Dgrade.seed=N).
+# run, printed in the scorecard ("seed N"); --seed N regrades with the inputs of that run (passed to the grader's JVM in
+# the environment, ARCHLAB_GRADE_SEED, never on a command line a student's process could read).
 set -euo pipefail
 usage() {
   cat <<'USAGE'
-usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3] [--out DIR] [--seed N]
+usage: bash book/grading/grade-student.sh <student-repo-or-folder> [12.1|12.2|12.3] [--out DIR] [--seed N] [--same-user]
   Grades the student's ch12-1-baseline/src/main with this lab's pristine claims (chapter 12.2 by default) in a clean
   copy of the lab, prints the scorecard and exits 0 only if every claim passed. The scorecard is copied to
   grade-<chapter>.md, .json and .xml in the current folder (--out DIR: in DIR), replacing an earlier one there.
   Exit: 0 every claim passed; 1 some claim failed, or refused / did not build (grade 0); 3 regrade (a claim was not
   judged: the machine was disturbed); 2 usage error or no such student.
+  --same-user: grade although not root (the student's process then runs as your own user: for your own code only)
   --seed N: draw the claims' inputs from seed N (a whole number, as a scorecard's "seed N" line prints it) to regrade
   with the same inputs; without it every run draws a new seed.
 USAGE
 }
-args=() out=$(pwd) seed= seed_given=
+args=() out=$(pwd) seed= seed_given= same_user=
 while [ $# -gt 0 ]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -48,6 +50,7 @@ while [ $# -gt 0 ]; do
     --out=*) mkdir -p "${1#--out=}"; out=$(cd "${1#--out=}" && pwd); shift ;;
     --seed) [ $# -ge 2 ] || { usage >&2; exit 2; }; seed=$2 seed_given=1; shift 2 ;;
     --seed=*) seed=${1#--seed=} seed_given=1; shift ;;
+    --same-user) same_user=1; shift ;;
     -*) echo "unknown option '$1'" >&2; usage >&2; exit 2 ;;
     *) args+=("$1"); shift ;;
   esac
@@ -56,12 +59,26 @@ done
 student=${args[0]}
 chapter=${args[1]:-12.2}
 case "$chapter" in 12.1|12.2|12.3) ;; *) echo "unknown chapter '$chapter': grade 12.1, 12.2 or 12.3" >&2; exit 2 ;; esac
-seed_flag=()
+# the seed travels in the environment, never on a command line: /proc/<pid>/cmdline is readable by every user, the
+# student's process included, while /proc/<pid>/environ is its owner's only. Given as --seed, this script starts again
+# with it moved into ARCHLAB_GRADE_SEED (which the grader's JVM reads), so no process of the grading shows it.
+if [ "$(id -u)" != 0 ] && [ -z "$same_user" ] && [ -z "${ARCHLAB_GRADE_SAME_USER:-}" ]; then
+  echo "grading as $(id -un), not root: the student's code would run as your own user, whose files and processes it could" \
+    "reach (a scorecard rewritten, the grader attached to). Grade as root (the student's process then runs under a uid of" \
+    "its own), or pass --same-user to grade anyway (for your own code, not a student's)" >&2
+  exit 2
+fi
+if [ -n "$seed_given" ]; then
+  rest=()
+  for a in "${args[@]}"; do rest+=("$a"); done
+  exec env ARCHLAB_GRADE_SEED="$seed" ${same_user:+ARCHLAB_GRADE_SAME_USER=1} bash "$0" "${rest[@]}" --out "$out"
+fi
+if [ -n "${ARCHLAB_GRADE_SEED:-}" ]; then seed=$ARCHLAB_GRADE_SEED seed_given=1; fi
 if [ -n "$seed_given" ]; then
   digits=$(printf '%s' "${seed#-}" | sed 's/^0*//')
   [[ "$seed" =~ ^-?[0-9]+$ ]] && { [ ${#digits} -lt 19 ] || { [ ${#digits} -eq 19 ] && [[ ! "$digits" > 9223372036854775807 ]]; }; } \
     || { echo "--seed must be a whole number of at most 19 digits, with an optional leading '-' (a Java long), was '$seed'" >&2; exit 2; }
-  seed_flag=("-Dgrade.seed=$seed")
+  export ARCHLAB_GRADE_SEED=$seed
 fi
 lab=$(cd "$(dirname "$0")/../.." && pwd)
 echo "grading $student with chapter $chapter's claims; the scorecard goes to $out/grade-$chapter.md (+ .json, .xml)" >&2
@@ -88,6 +105,12 @@ zero() { # a zero scorecard with the reason (and the lines of file $2, if given)
 }
 
 src="$work/student/ch12-1-baseline/src/main"
+# a link anywhere on the way (the module, src, src/main) would hand in another folder's code: a checkpoint, a classmate's
+for p in "$work/student/ch12-1-baseline" "$work/student/ch12-1-baseline/src" "$src" "$work/student/ch12-1-baseline/pom.xml"; do
+  [ ! -L "$p" ] || zero "refused: ${p#"$work/student/"} is a symbolic link"
+done
+[ "$(cd "$src" && pwd -P)" = "$(cd "$work/student" && pwd -P)/ch12-1-baseline/src/main" ] \
+  || zero "refused: ch12-1-baseline/src/main is not a folder of the student's own work"
 links=$(find "$src" -type l | sed "s|^$src/||" | head -5)
 [ -z "$links" ] || zero "refused: symbolic links under src/main: $links"
 # Java sources, and the checkpoint's Flyway migrations (SQL the grader never runs: it grades the store in memory), as
@@ -118,7 +141,7 @@ if [ "$check_status" -ne 0 ]; then
 fi
 
 status=0
-(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter" ${seed_flag[@]+"${seed_flag[@]}"}) > "$work/grade.log" 2>&1 || status=$?
+(cd "$work/lab" && timeout 1800 mvn -B -ntp -q -pl ch12-1-baseline test -Dgrade="$chapter") > "$work/grade.log" 2>&1 || status=$?
 card="$work/lab/ch12-1-baseline/target/reports/grade-$chapter"
 if [ ! -f "$card.md" ] || [ ! -f "$card.json" ]; then
   tail -40 "$work/grade.log"

@@ -32,9 +32,9 @@ class GradeClassTest {
     /** The stub: grade-student.sh's arguments and contract, each student's outcome from files the test writes. */
     private static final String STUB = """
             #!/usr/bin/env bash
-            # fake grade-student.sh <student> <chapter> --out DIR [--seed N]
+            # fake grade-student.sh <student> <chapter> --out DIR [--seed N]; the seed comes in ARCHLAB_GRADE_SEED
             set -euo pipefail
-            student=$1 chapter=$2 out='' seed=''
+            student=$1 chapter=$2 out='' seed=${ARCHLAB_GRADE_SEED:-}
             shift 2
             while [ $# -gt 0 ]; do
               case "$1" in

@@ -32,17 +32,18 @@ final class Bench implements AutoCloseable {
     final ClaimInputs inputs;
 
     private Bench(Checkpoint checkpoint, ClaimInputs inputs, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier) {
-        this(checkpoint, inputs, inventory, payments, notifier, false);
+        this(checkpoint, inputs, inventory, payments, notifier, OrderFaults.NONE);
     }
 
     private Bench(Checkpoint checkpoint, ClaimInputs inputs, InventoryStub inventory, PaymentsStub payments, NotifierStub notifier,
-                  boolean loseFirstCharge) {
+                  OrderFaults faults) {
         this.inputs = inputs;
         this.inventory = inventory;
         this.payments = payments;
         this.notifier = notifier;
-        this.charges = new ChargesInFlight(payments, loseFirstCharge);
-        this.port = checkpoint.open(inventory, charges, notifier);
+        this.charges = new ChargesInFlight(payments, faults);
+        this.port = checkpoint.open(inventory, charges,
+                faults.failingNotifications() == 0 ? notifier : new FailingNotifications(notifier, faults.failingNotifications()));
     }
 
     /** The book's stubs, jittered: inventory 1..3 ms (2), payment 3..5 ms (4), notify 1..3 ms (2), no faults. */
@@ -67,11 +68,15 @@ final class Bench implements AutoCloseable {
                 new NotifierStub(notify));
     }
 
-    /** Fault-free stubs with this charge latency, but the first charge is lost on its way ({@link ChargesInFlight}). */
-    static Bench firstChargeLost(Checkpoint checkpoint, ClaimInputs inputs, Duration payment) {
-        return new Bench(checkpoint, inputs, new InventoryStub(StubBehaviour.constant(Duration.ZERO)),
+    /**
+     * Stubs with these latencies and no faults of their own, and {@code faults} injected per order between the
+     * service and the provider / the notifier ({@link OrderFaults}).
+     */
+    static Bench withOrderFaults(Checkpoint checkpoint, ClaimInputs inputs, Duration inventory, Duration payment, Duration notify,
+                                 OrderFaults faults) {
+        return new Bench(checkpoint, inputs, new InventoryStub(StubBehaviour.constant(inventory)),
                 new PaymentsStub(StubBehaviour.constant(payment), ErrorInjection.NONE),
-                new NotifierStub(StubBehaviour.constant(Duration.ZERO)), true);
+                new NotifierStub(StubBehaviour.constant(notify)), faults);
     }
 
     /** @return latency {@code slow} for calls below {@code slowCalls}, {@code rest} after them */

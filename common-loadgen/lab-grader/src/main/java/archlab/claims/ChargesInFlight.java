@@ -2,6 +2,8 @@ package archlab.claims;
 
 import archlab.downstream.ChargeRequest;
 import archlab.downstream.ChargeResult;
+import archlab.downstream.DownstreamTimeoutException;
+import archlab.downstream.PaymentReplyLostException;
 import archlab.downstream.Payments;
 import archlab.request.RequestContext;
 import java.util.Optional;
@@ -12,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * most. Whether a service serialises its pays is then a count, not a stopwatch reading that a busy machine can
  * stretch: a service that holds one lock across the charge never has two charges in flight.
  *
- * <p>Thread-safe; delegates every call unchanged, but for the one lost request a claim may ask for.
+ * <p>It also injects the claim's charge faults, per order ({@link OrderFaults}). Thread-safe.
  */
 final class ChargesInFlight implements Payments {
 
@@ -20,22 +22,17 @@ final class ChargesInFlight implements Payments {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger most = new AtomicInteger();
 
-    private final boolean loseFirstRequest;
-    private final AtomicInteger calls = new AtomicInteger();
+    private final OrderFaults faults;
+    private final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> chargesByOrder = new java.util.concurrent.ConcurrentHashMap<>();
 
     ChargesInFlight(Payments provider) {
-        this(provider, false);
+        this(provider, OrderFaults.NONE);
     }
 
-    /**
-     * @param loseFirstRequest whether the first charge is lost on its way: it never reaches the provider (nothing is
-     *                         charged), and the service hears nothing until its deadline (at most {@link #LOST_WAIT}),
-     *                         then a timeout whose outcome it cannot know — the case that tells "a lost reply means
-     *                         charged" from asking the provider or retrying with the same key
-     */
-    ChargesInFlight(Payments provider, boolean loseFirstRequest) {
+    /** @param faults the charge faults to inject, counted per order ({@link OrderFaults}) */
+    ChargesInFlight(Payments provider, OrderFaults faults) {
         this.provider = provider;
-        this.loseFirstRequest = loseFirstRequest;
+        this.faults = faults;
     }
 
     /** The longest a lost request keeps its caller waiting. */
@@ -43,18 +40,42 @@ final class ChargesInFlight implements Payments {
 
     @Override
     public ChargeResult charge(RequestContext ctx, ChargeRequest request) {
-        if (loseFirstRequest && calls.getAndIncrement() == 0) {
-            long waitNanos = Math.min(Math.max(0, ctx.remainingNanos()), LOST_WAIT.toNanos());
-            java.util.concurrent.locks.LockSupport.parkNanos(waitNanos);
-            throw new archlab.downstream.DownstreamTimeoutException("payment", -1, false,
+        int nth = request == null || request.orderId() == null ? Integer.MAX_VALUE
+                : chargesByOrder.computeIfAbsent(request.orderId(), id -> new AtomicInteger()).getAndIncrement();
+        if (nth < faults.lostRequests()) {
+            parkUntilDeadline(ctx, LOST_WAIT.toNanos());
+            throw new DownstreamTimeoutException("payment", -1, false,
                     "payment: no answer within the deadline (the request was lost on its way; the outcome is unknown to the caller)");
         }
         most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         try {
-            return provider.charge(ctx, request);
+            long start = System.nanoTime();
+            ChargeResult result = provider.charge(ctx, request);
+            if (nth < faults.slowCharges()) {
+                long left = faults.slowLatency().toNanos() - (System.nanoTime() - start);
+                if (left > 0 && !parkUntilDeadline(ctx, left)) {
+                    throw new DownstreamTimeoutException("payment", -1, false,
+                            "payment: no answer within the deadline (the charge was made; its reply is late)");
+                }
+            }
+            if (nth < faults.lostReplies()) {
+                throw new PaymentReplyLostException(-1, request.orderId());
+            }
+            return result;
         } finally {
             inFlight.decrementAndGet();
         }
+    }
+
+    /** Waits {@code nanos}, or until the caller's deadline if that comes first; @return whether the wait ended in time. */
+    private static boolean parkUntilDeadline(RequestContext ctx, long nanos) {
+        long remaining = Math.max(0, ctx.remainingNanos());
+        long end = System.nanoTime() + Math.min(nanos, remaining);
+        // parkNanos may return at once (a permit left by an earlier unpark) or early: wait out the whole time
+        for (long left; (left = end - System.nanoTime()) > 0; ) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
+        }
+        return nanos < remaining;
     }
 
     @Override

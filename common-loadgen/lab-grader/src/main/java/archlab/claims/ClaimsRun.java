@@ -101,12 +101,21 @@ public final class ClaimsRun {
     }
 
     /**
-     * @return {@code -Dgrade.seed} if set, else a seed drawn from {@link SecureRandom}
+     * @return {@code -Dgrade.seed} if set, else the environment's {@value #SEED_ENVIRONMENT} if set (how the grading
+     *         scripts pass it), else a seed drawn from {@link SecureRandom}
      * @throws IllegalArgumentException if {@code -Dgrade.seed} is not a whole number (a long)
      */
     public static long seedFromSystem() {
-        return parseSeed(System.getProperty("grade.seed"));
+        String property = System.getProperty("grade.seed");
+        return parseSeed(property != null ? property : System.getenv(SEED_ENVIRONMENT));
     }
+
+    /**
+     * The environment variable a grading script passes the seed in: unlike a command line's {@code -Dgrade.seed}, a
+     * process's environment is readable by its owner only, so the student's process (another uid) cannot read the
+     * seed of the grading that judges it.
+     */
+    public static final String SEED_ENVIRONMENT = "ARCHLAB_GRADE_SEED";
 
     /** @return {@code text} as a seed, or a fresh random one for {@code null} or blank */
     static long parseSeed(String text) {

@@ -60,9 +60,8 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
 
     /**
      * One attempt against a checkpoint of its own, closed after it (a student process is killed). An attempt that was
-     * disturbed while the grading itself — the student's processes and the grader — saturated the machine
-     * ({@link StudentMeter.Use#disturbedByTheGrading()}) is judged as measured, with the figures: only a disturbance
-     * from elsewhere is "not judged".
+     * disturbed while the student's own processes saturated the machine ({@link StudentMeter.Use#disturbedByTheStudent()})
+     * is judged as measured, with the figures: only a disturbance from elsewhere is "not judged".
      */
     private static ClaimVerdict withinTimeLimit(Claim claim, Supplier<Checkpoint> checkpoints, ClaimInputs inputs) {
         Checkpoint checkpoint = checkpoints.get();
@@ -71,9 +70,9 @@ public record Judgement(Claim claim, ClaimVerdict verdict, int attempts, long na
             if (checkpoint instanceof ServedSolution.Attempt attempt) {
                 StudentMeter.Use use = attempt.use();
                 if (v.outcome() == ClaimVerdict.Outcome.NOT_JUDGED) {
-                    return use.disturbedByTheGrading()
-                            ? ClaimVerdict.failed("judged as measured: the machine was saturated by the grading itself, not by"
-                                    + " other processes (" + use.describe() + "); " + v.measured())
+                    return use.disturbedByTheStudent()
+                            ? ClaimVerdict.failed("judged as measured: the machine was saturated by the solution's own processes"
+                                    + " (" + use.describe() + "); " + v.measured())
                             : ClaimVerdict.notJudged(v.measured() + " [" + use.describe() + "]");
                 }
             }

@@ -52,7 +52,8 @@ final class QuotaClaim {
                         + " s (the quota's worth: " + worth + ") on the book's stubs: " + worth / 2 + ".." + (worth + worth / 10)
                         + " answered PAID, each charged once; every other pay answered REJECTED, at least " + (offered - worth) / 2
                         + " of them, the median within " + MEDIAN_REJECTION_BOUND.toMillis() + " ms and each within "
-                        + SLOWEST_REJECTION_BOUND.toSeconds() + " s; no rejected order charged")
+                        + SLOWEST_REJECTION_BOUND.toSeconds() + " s; no rejected order charged; a run that does not hold is run once more"
+                        + " on the same service and judged on the second")
                 .judge(QuotaClaim::limitRejectsFast).build();
     }
 
@@ -61,18 +62,20 @@ final class QuotaClaim {
     static final int WARM_UP_PER_SECOND = 300;
 
     /**
-     * {@link #WARM_UP_PAYS} pays at {@link #WARM_UP_PER_SECOND}/s (within the quota) on a scratch service over scratch
-     * stubs, then closed: the code that carries a pay — the service's, its clients', the wire's — is compiled before
-     * the judged second, as the book's load is warmed before it is measured. Nothing of it is judged.
+     * {@link #WARM_UP_PAYS} pays at {@link #WARM_UP_PER_SECOND}/s (within the quota) on the claim's own service, before
+     * the judged ones: the code that carries a pay — the service's, its clients', the wire's — is compiled and its
+     * connections open before the judged seconds, as the book's load is warmed before it is measured; then a pause for
+     * the bucket to fill. Nothing of it is judged.
      */
-    private static void warmUp(Checkpoint checkpoint, ClaimInputs in, Duration deadline) throws Exception {
-        try (Bench scratch = Bench.book(checkpoint, in)) {
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < WARM_UP_PAYS; i++) {
-                ids.add(scratch.createBookOrder());
-            }
-            offer(scratch, ids, WARM_UP_PER_SECOND, deadline);
+    private static void warmUp(Bench bench, Duration deadline) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < WARM_UP_PAYS; i++) {
+            ids.add(bench.createBookOrder());
         }
+        for (Future<Bench.Timed<OrderPort.OrderView>> f : offer(bench, ids, WARM_UP_PER_SECOND, deadline).answers()) {
+            f.get(30, TimeUnit.SECONDS);
+        }
+        Thread.sleep(1_000L * QUOTA_BURST / QUOTA_PER_SECOND); // the bucket full again before the judged pays
     }
 
     /** Offers a pay of each order, on a schedule of {@code perSecond}, each on its own thread; returns their answers and the worst send lag. */
@@ -105,11 +108,26 @@ final class QuotaClaim {
      * spread over the time it takes to carry them, and a spread burst is within the quota.
      */
     static ClaimVerdict limitRejectsFast(Checkpoint checkpoint, ClaimInputs in) throws Exception {
+        Duration deadline = in.millis("deadline", 4_000, 6_000);
+        try (Bench bench = Bench.book(checkpoint, in)) {
+            warmUp(bench, deadline);
+            ClaimVerdict first = offerAndJudge(bench, deadline);
+            if (first.outcome() == ClaimVerdict.Outcome.PASSED) {
+                return first;
+            }
+            // once more on the same, warmer service (the bucket full again): one bad run on two shared cores does not
+            // decide the grade; a solution without the bucket, or one that refuses, fails both
+            Thread.sleep(1_000L * QUOTA_BURST / QUOTA_PER_SECOND);
+            ClaimVerdict second = offerAndJudge(bench, deadline);
+            return new ClaimVerdict(second.outcome(), "second run, after a first that did not hold (" + first.measured() + "); "
+                    + second.measured());
+        }
+    }
+
+    private static ClaimVerdict offerAndJudge(Bench bench, Duration deadline) throws Exception {
         int pays = (int) (OFFERED_PER_SECOND * OFFERED_FOR.toSeconds());
         long worth = QUOTA_BURST + QUOTA_PER_SECOND * OFFERED_FOR.toSeconds();
-        Duration deadline = in.millis("deadline", 4_000, 6_000);
-        warmUp(checkpoint, in, deadline);
-        try (Bench bench = Bench.book(checkpoint, in)) {
+        {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < pays; i++) {
                 ids.add(bench.createBookOrder());
@@ -149,7 +167,9 @@ final class QuotaClaim {
                 boolean work = paidOnce >= worth / 2 && paid <= worth + worth / 10 && paidOnce == paid && neither == 0
                         && rejected >= (pays - worth) / 2 && rejectedButCharged == 0;
                 boolean offeredOnTime = worstSendLagNanos <= 50_000_000L;
-                if (!(work && fast) && (!offeredOnTime || (work && probe.stalledBeyond(MEDIAN_REJECTION_BOUND.dividedBy(2))))) {
+                // not judged when the machine stalled: under a stall a service with per-call budgets fails pays it pays on
+                // a quiet machine; whether the stall was the grading's own, the attempt's meter decides (Judgement)
+                if (!(work && fast) && (!offeredOnTime || probe.stalledBeyond(MEDIAN_REJECTION_BOUND.dividedBy(2)))) {
                     return ClaimVerdict.notJudged(measured);
                 }
                 return ClaimVerdict.of(work && fast, measured);

@@ -2,8 +2,6 @@ package archlab.claims;
 
 import static archlab.claims.Bench.request;
 
-import archlab.downstream.ErrorInjection;
-import archlab.downstream.StubBehaviour;
 import archlab.timeline.HiccupProbe;
 import java.time.Duration;
 import java.util.Locale;
@@ -17,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * bound, with a gap between the bounds so that no solution can pass both. Either way the slow pay itself must be
  * answered PAID and charged once: a service that refuses the pay holds nobody, and has shown nothing.
  *
- * <p>The provider is slow on its first {@value #SLOW_CALLS} calls and fast after them. A service without a per-call
+ * <p>The provider is slow on each order's first {@value #SLOW_CALLS} charges and fast after them (counted per order,
+ * {@link OrderFaults}). A service without a per-call
  * budget makes one call and sits in it for the whole charge; one with a budget shorter than the charge (ch12-3: 80 ms,
  * 3 attempts) gives up on the first two attempts after its budget, and its third attempt, with the same key, is
  * answered at once with the charge the first made. So it still pays, and the pay is still in the provider for about
@@ -45,9 +44,9 @@ record ReadsDuringSlowPay(Duration charge, Duration intoThePay, long getNanos, l
         Duration charge = in.millis("charge", 280, 360);
         Duration into = in.millis("into the pay", 40, 60);
         Duration deadline = in.millis("pay deadline", 4_000, 6_000);
-        StubBehaviour payment = new StubBehaviour(Bench.firstCalls(SLOW_CALLS, charge, FAST), ErrorInjection.NONE);
-        try (Bench bench = Bench.of(checkpoint, in, StubBehaviour.constant(Duration.ZERO), payment, ErrorInjection.NONE,
-                StubBehaviour.constant(Duration.ZERO));
+        // slow for each order's first charges, not the provider's first calls: a solution cannot use the slowness up
+        try (Bench bench = Bench.withOrderFaults(checkpoint, in, Duration.ZERO, FAST, Duration.ZERO,
+                OrderFaults.slowCharges(SLOW_CALLS, charge));
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             String paying = bench.createBookOrder();
             String other = bench.createBookOrder();

@@ -36,6 +36,7 @@ final class SolutionProcess implements AutoCloseable {
     static final String HEAP = "512m";
     private static final Pattern SERVING = Pattern.compile(SolutionServer.SERVING_LINE);
     private static final int KEPT_LINES = 50;
+    private static final int LINE_CHARS = 300;
 
     private final Process process;
     private final URI baseUri;
@@ -70,7 +71,7 @@ final class SolutionProcess implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // C1 only: compiled within the warm-up's second, where C2 would still be interpreting through the first claims
         // (the lab's fast tests run the same way); the student's code is judged as compiled code, not by its peak
-        command.addAll(List.of("-Xmx" + HEAP, "-XX:MaxDirectMemorySize=64m", "-Xss512k", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1",
+        command.addAll(List.of("-Xms" + HEAP, "-Xmx" + HEAP, "-XX:MaxDirectMemorySize=64m", "-Xss512k", "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1",
                 "-XX:+ExitOnOutOfMemoryError", "-Djava.io.tmpdir=" + home, "-Duser.home=" + home,
                 "-D" + SolutionServer.PARENT_PROPERTY + "=" + ProcessHandle.current().pid(),
                 "-cp", classPath.stream().map(Path::toString).collect(Collectors.joining(":")),
@@ -101,7 +102,7 @@ final class SolutionProcess implements AutoCloseable {
             SolutionSandbox.deleteTree(home);
             throw new IllegalStateException("the solution's process " + why + lastOutput(lastLines));
         }
-        // prlimit and setpriv exec what follows them: the JVM keeps the pid the grader started
+        // prlimit, setsid and setpriv exec what follows them: the JVM keeps the pid the grader started
         if (Long.parseLong(line.group(3)) != process.pid()) {
             killAll(process, sandbox);
             SolutionSandbox.deleteTree(home);
@@ -112,8 +113,8 @@ final class SolutionProcess implements AutoCloseable {
 
     private static void read(Process process, Deque<String> lastLines, CompletableFuture<Matcher> serving) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = in.readLine()) != null; ) {
-                String kept = line.length() > 300 ? line.substring(0, 300) + "…" : line;
+            for (String line; (line = boundedLine(in)) != null; ) {
+                String kept = line.replaceAll("[^\\x20-\\x7e]", "?");
                 synchronized (lastLines) {
                     lastLines.addLast(kept);
                     if (lastLines.size() > KEPT_LINES) {
@@ -130,6 +131,26 @@ final class SolutionProcess implements AutoCloseable {
         } finally {
             serving.completeExceptionally(new IllegalStateException("its output ended"));
         }
+    }
+
+    /**
+     * @return the next line, at most {@value #LINE_CHARS} characters of it (the rest up to its end read and dropped:
+     *         a process that prints without end never fills the grader's heap), or null at the end of the output
+     */
+    private static String boundedLine(BufferedReader in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        boolean any = false;
+        while ((c = in.read()) >= 0) {
+            any = true;
+            if (c == '\n') {
+                break;
+            }
+            if (line.length() < LINE_CHARS) {
+                line.append((char) c);
+            }
+        }
+        return any ? line.toString() : null;
     }
 
     private static String lastOutput(Deque<String> lines) {
@@ -183,7 +204,11 @@ final class SolutionProcess implements AutoCloseable {
     }
 
     private static void killAll(Process process, SolutionSandbox sandbox) {
+        sandbox.killEveryProcessOfUid();
         for (int round = 0; round < 5; round++) {
+            if (round > 0) {
+                sandbox.killEveryProcessOfUid();
+            }
             List<ProcessHandle> live = new ArrayList<>(process.toHandle().descendants().toList());
             live.add(process.toHandle());
             live.addAll(sandbox.processesOfUid());

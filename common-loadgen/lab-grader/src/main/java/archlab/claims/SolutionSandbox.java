@@ -30,8 +30,12 @@ final class SolutionSandbox {
 
     /** The most threads and processes the student's uid may have at once (the JVM's own need a few dozen). */
     static final int MAX_TASKS = 1024;
+    /** The first of the uids a student's process may run as. */
+    static final int FIRST_UID = 50_000;
     private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
     private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
+    private static final Path KILL = Path.of("/usr/bin/kill");
     private static volatile SolutionSandbox current;
 
     private final int uid;
@@ -59,7 +63,8 @@ final class SolutionSandbox {
         try {
             Path root = Files.createTempDirectory("archlab-solution-");
             Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(root), "archlab-solution-cleanup"));
-            if (ownUid() != 0 || !Files.isExecutable(SETPRIV) || !Files.isExecutable(PRLIMIT)) {
+            if (ownUid() != 0 || !Files.isExecutable(SETPRIV) || !Files.isExecutable(PRLIMIT) || !Files.isExecutable(SETSID)
+                    || !Files.isExecutable(KILL)) {
                 return new SolutionSandbox(-1, root);
             }
             Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -90,7 +95,7 @@ final class SolutionSandbox {
 
     /**
      * @return {@code classPath} as the student's uid can read it: for a separate user a copy (hard links where the
-     *         file system allows) under a folder it may enter; otherwise unchanged
+     *         under a folder it may enter; otherwise unchanged
      */
     synchronized List<Path> readable(List<Path> classPath) throws IOException {
         if (!separateUser()) {
@@ -105,11 +110,7 @@ final class SolutionSandbox {
             if (Files.isDirectory(entry)) {
                 copyTree(entry, target);
             } else if (Files.isRegularFile(entry)) {
-                try {
-                    Files.createLink(target, entry);
-                } catch (IOException | UnsupportedOperationException e) {
-                    Files.copy(entry, target);
-                }
+                Files.copy(entry, target); // a copy, not a link: a link's mode is the original's, under root's home
                 Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r--r--"));
             } else {
                 continue;
@@ -135,8 +136,31 @@ final class SolutionSandbox {
         if (!separateUser()) {
             return List.of();
         }
-        return List.of(PRLIMIT.toString(), "--nproc=" + MAX_TASKS, "--nofile=4096", "--core=0", "--",
+        // setsid: a session of its own, with no controlling terminal (no TIOCSTI into the instructor's shell); the
+        // process is no group leader, so setsid execs in place and the JVM keeps the pid the grader started
+        return List.of(PRLIMIT.toString(), "--nproc=" + MAX_TASKS, "--nofile=4096", "--core=0", "--", SETSID.toString(),
                 SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--no-new-privs", "--pdeathsig=KILL");
+    }
+
+    /**
+     * Sends SIGKILL to every process of the student's uid at once, as that uid ({@code kill -KILL -1}: the kernel
+     * signals every process the caller may signal, so a process that forks as fast as it can is not outrun the way a
+     * list-then-kill is). Nothing for the grader's own user.
+     */
+    void killEveryProcessOfUid() {
+        if (!separateUser()) {
+            return;
+        }
+        try {
+            List<String> command = List.of(SETPRIV.toString(), "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
+                    KILL.toString(), "-KILL", "--", "-1");
+            Process kill = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            kill.waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // the list-then-kill loop that follows still runs
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** @return every live process of the student's uid (a separate user only; empty otherwise) */
@@ -231,13 +255,17 @@ final class SolutionSandbox {
         return Optional.empty();
     }
 
-    /** @return a uid in 61000..64999 no account names and no process runs as, chosen from this JVM's pid */
+    /**
+     * @return a uid in {@value #FIRST_UID}..{@value #FIRST_UID} + 9999 that no account or group names and no process
+     *         runs as, chosen from this JVM's pid (below systemd's dynamic users, 61184 and up)
+     */
     private static int freeUid() throws IOException {
         String passwd = Files.exists(Path.of("/etc/passwd")) ? Files.readString(Path.of("/etc/passwd")) : "";
         long pid = ProcessHandle.current().pid();
-        for (int i = 0; i < 4000; i++) {
-            int candidate = 61000 + (int) ((pid + i) % 4000);
-            if (passwd.contains(":" + candidate + ":")) {
+        String group = Files.exists(Path.of("/etc/group")) ? Files.readString(Path.of("/etc/group")) : "";
+        for (int i = 0; i < 10_000; i++) {
+            int candidate = FIRST_UID + (int) ((pid + i) % 10_000);
+            if (passwd.contains(":" + candidate + ":") || group.contains(":" + candidate + ":")) {
                 continue;
             }
             SolutionSandbox probe = new SolutionSandbox(candidate, null);
@@ -245,6 +273,6 @@ final class SolutionSandbox {
                 return candidate;
             }
         }
-        throw new IllegalStateException("no free uid in 61000..64999 for the student's process");
+        throw new IllegalStateException("no free uid in " + FIRST_UID + ".." + (FIRST_UID + 9_999) + " for the student's process");
     }
 }

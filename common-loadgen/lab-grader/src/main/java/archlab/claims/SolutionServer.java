@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SolutionServer {
 
     /** The serving line, as a regular expression: group 1 the base URI, 2 the port, 3 the pid. */
-    public static final String SERVING_LINE = "^solution serving (http://127\\.0\\.0\\.1:(\\d+)) pid=(\\d+)$";
+    public static final String SERVING_LINE = "^solution serving (http://127\\.0\\.0\\.1:(\\d{1,5})) pid=(\\d{1,10})$";
     /** The pid of the grader's process, for the record (the process ends when its stdin does). */
     static final String PARENT_PROPERTY = "archlab.solution.parent";
     /** The exit code when the grader's end closed this process's stdin. */

@@ -20,9 +20,9 @@ import java.util.function.Supplier;
  *
  * <p>The figure that matters is who kept the machine busy while it was saturated ({@link #SATURATED} of its cores
  * over a {@link #WINDOW_SAMPLES}-sample window): the student's processes, the grader's own JVM (its load, stubs and
- * probes), or other processes. A claim disturbed while the grading itself used the machine
- * ({@link Use#disturbedByTheGrading()}) is judged as measured — a student who burns the machine to make a claim "not
- * judged" fails it; only a disturbance from elsewhere leaves a claim not judged.
+ * probes), or other processes. A claim disturbed while the student's processes used most of the machine
+ * ({@link Use#disturbedByTheStudent()}) is judged as measured — a student who burns the machine to make a claim "not
+ * judged" fails it; a disturbance from elsewhere, the grader's own load included, leaves a claim not judged.
  *
  * <p>Thread-safety: sampled on a daemon thread of its own; {@link #use()} and {@link #close()} from any thread.
  */
@@ -33,10 +33,11 @@ final class StudentMeter implements AutoCloseable {
     /** A window in which the machine's cores were at least this busy is saturated. */
     static final double SATURATED = 0.9;
     /**
-     * The share of a saturated machine's busy time the grading (the student's processes and the grader) must have
-     * used for a disturbance to be the grading's own: above it, a busy neighbour is not what stalled the claim.
+     * The share of a saturated machine's busy time the student's processes must have used for a disturbance to be the
+     * student's own: an honest service under the grader's load takes the smaller part (the load, the stubs and the
+     * other end of the wire are the grader's); a process burning threads takes most of it.
      */
-    static final double GRADING_SHARE = 0.8;
+    static final double STUDENT_SHARE = 0.6;
     private static final double TICKS_PER_SECOND = 100.0; // USER_HZ on Linux
     private static final long PAGE_BYTES = 4096;
 
@@ -77,12 +78,13 @@ final class StudentMeter implements AutoCloseable {
         }
 
         /**
-         * @return whether a disturbance of this attempt came from the grading itself, not from elsewhere: the machine
-         *         was saturated, and the student's processes and the grader used at least {@link #GRADING_SHARE} of its
-         *         busy time then — so the student's own use, not a neighbour, is what the claim measured under
+         * @return whether a disturbance of this attempt was the student's own: the machine was saturated, and the
+         *         student's processes used at least {@link #STUDENT_SHARE} of its busy time then. An honest service
+         *         under the grader's load uses its part of the machine (the grader's load, its stubs and the wire use
+         *         the larger part); a solution that burns the machine to make a claim "not judged" uses most of it
          */
-        boolean disturbedByTheGrading() {
-            return saturated.cpuSeconds() > 0 && saturated.othersShare() <= 1 - GRADING_SHARE + 1e-9;
+        boolean disturbedByTheStudent() {
+            return saturated.cpuSeconds() > 0 && saturated.studentShare() >= STUDENT_SHARE - 1e-9;
         }
 
         String describe() {

@@ -22,10 +22,10 @@ class SolutionSandboxTest {
         assertThat(SolutionSandbox.current()).as("built once per JVM").isSameAs(sandbox);
         if (sandbox.separateUser()) {
             int uid = sandbox.uid();
-            assertThat(uid).isBetween(61000, 64999);
+            assertThat(uid).isBetween(SolutionSandbox.FIRST_UID, SolutionSandbox.FIRST_UID + 9_999).isLessThan(61_184);
             assertThat(sandbox.prefix()).containsExactly("/usr/bin/prlimit", "--nproc=" + SolutionSandbox.MAX_TASKS, "--nofile=4096",
-                    "--core=0", "--", "/usr/bin/setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups", "--no-new-privs",
-                    "--pdeathsig=KILL");
+                    "--core=0", "--", "/usr/bin/setsid", "/usr/bin/setpriv", "--reuid=" + uid, "--regid=" + uid, "--clear-groups",
+                    "--no-new-privs", "--pdeathsig=KILL");
             assertThat(sandbox.describe()).contains("under uid " + uid, "at most " + SolutionSandbox.MAX_TASKS + " threads")
                     .doesNotContain("grader's own user");
         } else {
