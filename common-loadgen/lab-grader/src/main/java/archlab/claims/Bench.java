@@ -79,10 +79,6 @@ final class Bench implements AutoCloseable {
                 new NotifierStub(StubBehaviour.constant(notify)), faults);
     }
 
-    /** @return latency {@code slow} for calls below {@code slowCalls}, {@code rest} after them */
-    static LatencyModel firstCalls(int slowCalls, Duration slow, Duration rest) {
-        return callIndex -> callIndex < slowCalls ? slow : rest;
-    }
 
     /** @return latency {@code first} for call 0, {@code rest} after it */
     static LatencyModel firstCall(Duration first, Duration rest) {

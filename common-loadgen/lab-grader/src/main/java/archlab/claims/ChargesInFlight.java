@@ -25,10 +25,6 @@ final class ChargesInFlight implements Payments {
     private final OrderFaults faults;
     private final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> chargesByOrder = new java.util.concurrent.ConcurrentHashMap<>();
 
-    ChargesInFlight(Payments provider) {
-        this(provider, OrderFaults.NONE);
-    }
-
     /** @param faults the charge faults to inject, counted per order ({@link OrderFaults}) */
     ChargesInFlight(Payments provider, OrderFaults faults) {
         this.provider = provider;
