@@ -79,7 +79,6 @@ final class Bench implements AutoCloseable {
                 new NotifierStub(StubBehaviour.constant(notify)), faults);
     }
 
-
     /** @return latency {@code first} for call 0, {@code rest} after it */
     static LatencyModel firstCall(Duration first, Duration rest) {
         return callIndex -> callIndex == 0 ? first : rest;
