@@ -21,6 +21,7 @@
 #   port=<free port>               chosen here at each start (a port another program holds is never taken)
 #   unix_socket_directories        the run folder's socket/ (nothing written to /var/run)
 #   max_connections=250            above the largest pool the lab opens (-Dlab.db.pool at most 200) plus the tests' own
+#   min_wal_size=256MB             the 16 WAL segments made ahead at start (warm_wal, below) are kept for reuse
 #   fsync, synchronous_commit, full_page_writes, wal_level: NOT set, left at PostgreSQL's defaults (on, on, on,
 #                                  replica): a commit is durable when it returns, as on a reader's server, so the lab's
 #                                  figures include the commit's flush. A throwaway cluster could turn them off to go
@@ -89,6 +90,7 @@ port = $1
 unix_socket_directories = '$SOCKETS'
 max_connections = $MAX_CONNECTIONS
 lc_messages = 'C'
+min_wal_size = '$((WARM_WAL_SEGMENTS * 16))MB'
 CONF
 }
 
@@ -103,11 +105,29 @@ ensure_database() {
   fi
 }
 
+# A new cluster has one WAL segment. Each further 16 MB of WAL needs a new segment file, created and zero-filled by the
+# backend that needs it while every committer waits (about 50 ms here, far more on a busy disk): a fresh server's first
+# load run pays that once per 16 MB, a warmed one never. So, like a server that has run for a while, it starts with
+# WARM_WAL segments made ahead (pg_switch_wal after a one-row write, WARM_WAL_SEGMENTS times) and a checkpoint, which
+# recycles them as the next segments (min_wal_size keeps them). The table it writes is dropped.
+WARM_WAL_SEGMENTS=16
+warm_wal() {
+  local psql=("$BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$1" -U postgres -d postgres)
+  local i
+  "${psql[@]}" -c "CREATE TABLE IF NOT EXISTS archlab_warm_wal (x int)" || return 1
+  for i in $(seq 1 "$WARM_WAL_SEGMENTS"); do
+    "${psql[@]}" -c "INSERT INTO archlab_warm_wal VALUES ($i)" -c "SELECT pg_switch_wal()" >/dev/null || return 1
+  done
+  "${psql[@]}" -c "DROP TABLE archlab_warm_wal" -c "CHECKPOINT" || return 1
+  say "warmed: $WARM_WAL_SEGMENTS WAL segments made ahead and recycled ($(ls "$PGDATA/pg_wal" | grep -c '^[0-9A-F]\{24\}$') in pg_wal)"
+}
+
 server_launch() {
   local port="$1"
   write_conf "$port"
   if as_server_user "$BIN/pg_ctl" -D "$PGDATA" -l "$LOG" -w -t 60 start >/dev/null 2>&1; then
     ensure_database "$port" || fail "could not create the role or the database $DB (log: $LOG)"
+    warm_wal "$port" || fail "could not make the WAL segments ahead (log: $LOG)"
     return 0
   fi
   if server_pid >/dev/null; then

@@ -3,13 +3,16 @@ package archlab.order;
 import archlab.clock.NanoClock;
 import archlab.request.RequestContext;
 import archlab.trace.Span;
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
 
@@ -18,17 +21,23 @@ import java.util.function.BiFunction;
  *
  * <p>The traps it avoids, the three a read cache is known for, plus the one it can create:
  * <ul>
- *   <li><b>Breakdown (stampede).</b> Concurrent misses of one id load it once: Caffeine computes an absent
- *       entry atomically per key, and the other callers wait for that one load.</li>
+ *   <li><b>Breakdown (stampede).</b> Concurrent misses of one id load it once: the first caller puts a pending
+ *       entry (a future) in the map and reads the table; the others find that entry and wait for its result.</li>
  *   <li><b>Penetration.</b> An unknown id is cached as <em>absent</em> for {@link Settings#negativeTtl()}
  *       (short), so a stream of bad ids reaches the table once per id per negative lifetime.</li>
  *   <li><b>Avalanche.</b> A found order lives {@code ttl × (1 ± jitter)}, drawn per entry from its id and its
  *       load instant, so entries loaded together do not expire together.</li>
  *   <li><b>Staleness.</b> The service {@link #invalidate}s an order after every change, before the change
- *       returns. Caffeine runs an invalidation after an in-flight load of the same key has finished, so a load
- *       that read the old row cannot put it back afterwards: a get that starts after a pay returned never sees
- *       the order as it was before that pay.</li>
+ *       returns. The invalidation removes the entry, pending or not, and a pending load that completes after its
+ *       entry was removed is not put back (Caffeine replaces an entry only with the future it was given): a get
+ *       that starts after a pay returned never sees the order as it was before that pay.</li>
  * </ul>
+ *
+ * <p>The trap it avoids that the cache itself can set: <b>a write that waits for a read.</b> A synchronous
+ * cache ({@code cache.get(id, loader)}) runs the loader inside the map's per-bin lock, and an invalidation of
+ * that key, or of any key in the same bin, waits for it: on PostgreSQL every pay's commit then waits for the
+ * slowest read of the store. Here no lock is held while the table is read: the map holds a future, the table is
+ * read on the caller's thread outside the map, and an invalidation never waits for a load.
  *
  * <p>What it buys, honestly: once the lock no longer spans the downstream calls, a read of the in-memory
  * table costs microseconds, and so does a hit. The cache pays off when the table read is expensive (see
@@ -77,7 +86,7 @@ public final class OrderCache {
     }
 
     private final Settings settings;
-    private final Cache<String, Optional<Order>> cache;
+    private final AsyncCache<String, Optional<Order>> cache;
     private final BiFunction<RequestContext, String, Order> loader;
 
     /**
@@ -96,52 +105,103 @@ public final class OrderCache {
                 .ticker(clock::nanoTime)
                 .executor(Objects.requireNonNull(executor, "executor"))
                 .recordStats()
-                .build();
+                .buildAsync();
     }
 
     /**
-     * Looks {@code orderId} up, loading it from the table on a miss (one load per id at a time), marked as
-     * segment {@value #CACHE_LOOKUP}; a load's table read is nested in it.
+     * Looks {@code orderId} up, loading it from the table on a miss (one load per id at a time, on the thread of
+     * the get that missed first), marked as segment {@value #CACHE_LOOKUP}; a load's table read is nested in it.
      *
      * @return the order, or empty if there is no such order (possibly remembered from an earlier miss)
+     * @throws RuntimeException what the load threw (to every get that waited for it); nothing is remembered then
      */
     // tag::lookup[]
     public Optional<Order> get(RequestContext ctx, String orderId) {
         Objects.requireNonNull(orderId, "orderId");
         try (Span s = ctx.span(CACHE_LOOKUP)) {
-            return cache.get(orderId, id -> Optional.ofNullable(loader.apply(ctx, id)));
+            CompletableFuture<Optional<Order>> mine = new CompletableFuture<>();
+            CompletableFuture<Optional<Order>> entry = cache.get(orderId, (id, executor) -> mine); // no read in the map
+            if (entry == mine) { // this get missed first: it reads the table, outside any lock of the map's
+                load(ctx, orderId, mine);
+            }
+            return resultOf(entry);
         }
     }
 
-    /** Forgets {@code orderId}; waits for an in-flight load of it to finish first (Caffeine's per-key atomicity). */
+    /** Forgets {@code orderId}, pending load or not, at once: it never waits for a read of the table. */
     public void invalidate(String orderId) {
-        cache.invalidate(orderId);
+        cache.synchronous().invalidate(orderId);
     }
     // end::lookup[]
 
+    /**
+     * Reads the table into {@code pending}. A failed read is taken out of the map first (nothing remembers it), then
+     * handed to the gets that wait for it as a {@link FailedLoad}: a cancellation, which Caffeine does not log, carrying
+     * the read's own exception.
+     */
+    private void load(RequestContext ctx, String orderId, CompletableFuture<Optional<Order>> pending) {
+        try {
+            pending.complete(Optional.ofNullable(loader.apply(ctx, orderId)));
+        } catch (RuntimeException e) {
+            cache.asMap().remove(orderId, pending);
+            pending.completeExceptionally(new FailedLoad(e));
+        } catch (Error e) { // no waiter may wait for ever
+            cache.asMap().remove(orderId, pending);
+            pending.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    /** Waits for a load; a failed one's exception is rethrown as the table threw it. */
+    private static Optional<Order> resultOf(CompletableFuture<Optional<Order>> entry) {
+        try {
+            return entry.join();
+        } catch (CancellationException e) { // the FailedLoad itself, or (JDK 25's join) one that wraps it
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof FailedLoad failed) {
+                    throw (RuntimeException) failed.getCause();
+                }
+            }
+            throw e;
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    /** A load that failed, as its waiters see it; the cause is the table's exception. */
+    private static final class FailedLoad extends CancellationException {
+        FailedLoad(RuntimeException cause) {
+            super(cause.getMessage());
+            initCause(cause);
+        }
+    }
+
     /** @return Caffeine's counters: hits (absent answers included), misses, loads, evictions */
     public CacheStats stats() {
-        return cache.stats();
+        return cache.synchronous().stats();
     }
 
     /** @return hits / requests, 1.0 when there were no requests (Caffeine's convention) */
     public double hitRatio() {
-        return cache.stats().hitRate();
+        return cache.synchronous().stats().hitRate();
     }
 
     /** @return about how many entries it holds now (expired ones may still be counted until cleaned up) */
     public long estimatedSize() {
-        return cache.estimatedSize();
+        return cache.synchronous().estimatedSize();
     }
 
-    /** @return whether {@code orderId} has an entry now (found or absent), without loading or counting a request */
+    /** @return whether {@code orderId} has an entry now (found, absent or being loaded), without loading or counting a request */
     public boolean contains(String orderId) {
-        return cache.policy().getIfPresentQuietly(orderId) != null;
+        return cache.asMap().containsKey(orderId);
     }
 
     /** Runs pending maintenance (evictions, expirations) now, on the caller's thread. */
     public void cleanUp() {
-        cache.cleanUp();
+        cache.synchronous().cleanUp();
     }
 
     public Settings settings() {

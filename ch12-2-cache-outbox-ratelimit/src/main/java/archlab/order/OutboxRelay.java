@@ -38,7 +38,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>One {@link #deliverDue() pass}: claim the due entries (up to {@link Settings#batchSize()}), deliver
  * each on the injected executor, wait for all of them, record each outcome. {@link #start()} runs passes
  * on a thread of its own, back to back while there is work and every {@link Settings#pollInterval()} of
- * real time otherwise; {@link #stop()} ends the loop after the pass in progress, so nothing is lost: what
+ * real time otherwise (or the outbox's {@link Outbox#pollFloor()}, if longer); {@link #stop()} ends the loop after the pass in progress, so nothing is lost: what
  * was not delivered is still in the outbox for the next start. Tests call {@link #deliverDue()} directly
  * on a fake clock with {@code Runnable::run} as the executor, and nothing sleeps.
  *
@@ -130,7 +130,8 @@ public final class OutboxRelay {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.loop = new PollingLoop("outbox-relay", settings.pollInterval(), () -> deliverDue().claimed() > 0);
+        Duration poll = settings.pollInterval().compareTo(outbox.pollFloor()) >= 0 ? settings.pollInterval() : outbox.pollFloor();
+        this.loop = new PollingLoop("outbox-relay", poll, () -> deliverDue().claimed() > 0);
     }
 
     /** Runs one pass now, on the caller's thread (deliveries on the executor); returns when all of them ended. */

@@ -37,6 +37,14 @@ public interface Outbox {
     /** Segment: a notification appended in the unit of work that marks its order PAID. */
     String OUTBOX_APPEND = "outbox.append";
 
+    /**
+     * @return the shortest wait between a relay's empty polls that this outbox can afford: an outbox whose poll is a
+     *         statement on a shared database says so, one in the heap needs none ({@code Duration.ZERO}, the default)
+     */
+    default Duration pollFloor() {
+        return Duration.ZERO;
+    }
+
     /** Where an entry is in its life. */
     enum State { PENDING, IN_FLIGHT, DELIVERED, PARKED }
 

@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * The lines a reader reads first: what the run's outcome was, what limited it (and with what share of what), who held
- * the lock, what the money and delivery evidence says, and whether the machine disturbed the run; and, where the book
+ * the lock, on a durable store how far pay stayed from its floor ({@link DurableFloor}), what the money and delivery evidence says, and whether the machine disturbed the run; and, where the book
  * has a saved run of the same report, its figures beside this one's. Every line is derived from the report's own JSON
  * (as {@link ReportWriter} writes it), so a saved report gets the same verdict as a fresh one.
  *
@@ -32,7 +32,7 @@ public final class RunVerdict {
     /**
      * @param report a run's report as {@link ReportWriter} wrote it
      * @param book   the book's saved report of the same module and name, if there is one
-     * @return three to six lines, each {@code "<what>: <finding>"} ({@code limited by} is {@code most time in} for a run
+     * @return three to seven lines, each {@code "<what>: <finding>"} ({@code limited by} is {@code most time in} for a run
      *         that completed everything)
      */
     public static List<String> lines(JsonNode report, Optional<JsonNode> book) {
@@ -41,6 +41,7 @@ public final class RunVerdict {
         out.add("outcome: " + outcome(run));
         limitedBy(run).ifPresent(out::add);
         held(run).ifPresent(h -> out.add("held: " + h));
+        DurableFloor.verdictLine(report).ifPresent(out::add);
         money(report.path("money")).ifPresent(m -> out.add("money: " + m));
         out.add("machine: " + machine(run));
         book.ifPresent(b -> out.add("book: " + (sameLoad(b.path("run").path("spec"), run.path("spec"))

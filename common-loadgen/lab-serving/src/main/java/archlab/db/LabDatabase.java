@@ -61,6 +61,8 @@ public final class LabDatabase implements AutoCloseable {
     /** The disk's pace during the run: started by {@link #startRun()}, stopped by {@link #endRun()}. */
     private CommitProbe probe;
     private CommitProbe.Figures probeFigures;
+    /** What {@link #startRun()} warmed; null before. */
+    private PoolWarmUp.Warmed warmed;
 
     /** A fixture's schema: {@code lab_<label>_<hex>}, at most 30 characters of the label. */
     private static final LabNamespace.Spelling SCHEMA = new LabNamespace.Spelling("_", 30, "",
@@ -167,13 +169,20 @@ public final class LabDatabase implements AutoCloseable {
     }
 
     /**
-     * Forgets the pool's figures so far (the fixture's preparation), starts its series and the {@link CommitProbe}: call
-     * just before the load.
+     * Waits for the pool's connections, warms them ({@link PoolWarmUp}: report line {@value PoolWarmUp#LINE}), forgets
+     * the pool's figures so far (the fixture's preparation), starts its series and the {@link CommitProbe}: call just
+     * before the load.
      *
-     * @throws IllegalStateException when the probe cannot start (the server went away since the pool opened)
+     * @throws IllegalStateException when the pool cannot be warmed or the probe cannot start (the server went away since
+     *                               the pool opened)
      */
     public void startRun() {
         fillPool();
+        try {
+            warmed = PoolWarmUp.warm(pool, schema);
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not warm the pool to " + schema + ": " + e.getMessage(), e);
+        }
         metrics.startRun();
         stopProbe();
         probeFigures = null;
@@ -251,7 +260,8 @@ public final class LabDatabase implements AutoCloseable {
     /**
      * @return the report's {@value #POOL_LINE} and {@value #POOL_TIMELINE_LINE} lines, then the connection wait's p50 and
      *         p99 (ms) and the most connections active and threads waiting at once, as numbers; then the
-     *         {@value #COMMIT_PROBE_LINE} line and, when the probe ran, its p99 (ms) and wait share as numbers
+     *         {@value #COMMIT_PROBE_LINE} line and, when the probe ran, its p99 (ms) and wait share as numbers; last the
+     *         {@value PoolWarmUp#LINE} line (what {@link #startRun()} warmed)
      */
     public List<ReportLine> reportLines() {
         PoolFigures f = figures();
@@ -265,6 +275,7 @@ public final class LabDatabase implements AutoCloseable {
                 new ReportLine("db_waiting_max", f.waitingMax()),
                 new ReportLine(COMMIT_PROBE_LINE, probeFigures == null ? "not run" : probeFigures.line())));
         lines.addAll(probeNumbers());
+        lines.add(new ReportLine(PoolWarmUp.LINE, warmed == null ? "not run" : warmed.line()));
         return lines;
     }
 
