@@ -39,7 +39,8 @@ import java.util.concurrent.locks.Lock;
  * <p>Segments marked for "where the time went": {@value RateLimiter#LIMITER}, {@value OrderTable#LOCK_WAIT}, {@value OrderTable#LOCK_HELD}
  * (inclusive of {@value Outbox#OUTBOX_APPEND}, its only nested segment), {@value #INVENTORY}, {@value #PAYMENT},
  * {@value #INVENTORY_RELEASE}, {@value OrderCache#CACHE_LOOKUP} (inclusive of a load's {@value OrderTable#TABLE_READ}),
- * {@value OrderTable#TABLE_READ}, {@value OrderCache#CACHE_INVALIDATE}. ch12-1's {@code notify} and {@code json.copy} are gone.
+ * {@value OrderTable#TABLE_READ}, {@value OrderCache#CACHE_INVALIDATE} (and with a second level in Redis
+ * {@value RedisCachedOrderTable#CACHE_L2_INVALIDATE}). ch12-1's {@code notify} and {@code json.copy} are gone.
  *
  * <p>Thread-safety: all methods are safe to call from any number of threads.
  */
@@ -232,7 +233,7 @@ public final class OrderService implements AutoCloseable {
     }
 
     private void invalidate(RequestContext ctx, String orderId) {
-        table.changed(orderId); // a second level first: an L1 miss after this must not refill from it
+        table.changed(ctx, orderId); // a second level first: an L1 miss after this must not refill from it
         if (cache != null) {
             try (Span s = ctx.span(OrderCache.CACHE_INVALIDATE)) {
                 cache.invalidate(orderId);

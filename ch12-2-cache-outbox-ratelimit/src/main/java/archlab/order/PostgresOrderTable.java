@@ -41,10 +41,14 @@ import javax.sql.DataSource;
  */
 public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
-    private static final String INSERT_ORDER = "INSERT INTO orders (customer_id, status, total_cents, version)"
-            + " VALUES (?, 'CREATED', ?, 0) RETURNING number, id";
-    private static final String INSERT_ITEM = "INSERT INTO order_items (order_number, line_no, sku, quantity, unit_price_cents)"
-            + " VALUES (?, ?, ?, ?, ?)";
+    // one statement, so one round trip and one commit: the order and its items (from three arrays) or neither
+    private static final String INSERT_ORDER = """
+            WITH o AS (INSERT INTO orders (customer_id, status, total_cents, version) VALUES (?, 'CREATED', ?, 0)
+                       RETURNING number, id),
+            i AS (INSERT INTO order_items (order_number, line_no, sku, quantity, unit_price_cents)
+                  SELECT o.number, t.line - 1, t.sku, t.quantity, t.price
+                  FROM o, unnest(?::text[], ?::integer[], ?::bigint[]) WITH ORDINALITY AS t(sku, quantity, price, line))
+            SELECT id FROM o""";
     private static final String FIND_ORDER = "SELECT o.customer_id, o.status, o.total_cents, o.version,"
             + " i.sku, i.quantity, i.unit_price_cents FROM orders o JOIN order_items i ON i.order_number = o.number"
             + " WHERE o.id = ? ORDER BY i.line_no";
@@ -114,34 +118,23 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     @Override
     public Order insert(String customerId, List<Item> items, long totalCents) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try (PreparedStatement order = c.prepareStatement(INSERT_ORDER);
-                 PreparedStatement item = c.prepareStatement(INSERT_ITEM)) {
-                order.setString(1, customerId);
-                order.setLong(2, totalCents);
-                long number;
-                String id;
-                try (ResultSet r = order.executeQuery()) {
-                    r.next();
-                    number = r.getLong(1);
-                    id = r.getString(2);
-                }
-                for (int line = 0; line < items.size(); line++) {
-                    Item it = items.get(line);
-                    item.setLong(1, number);
-                    item.setInt(2, line);
-                    item.setString(3, it.sku());
-                    item.setInt(4, it.quantity());
-                    item.setLong(5, it.unitPriceCents());
-                    item.addBatch();
-                }
-                item.executeBatch();
-                c.commit();
-                return new Order(id, customerId, items, totalCents);
-            } catch (SQLException | RuntimeException e) {
-                rollback(c, e);
-                throw e;
+        String[] skus = new String[items.size()];
+        Integer[] quantities = new Integer[items.size()];
+        Long[] prices = new Long[items.size()];
+        for (int line = 0; line < items.size(); line++) {
+            skus[line] = items.get(line).sku();
+            quantities[line] = items.get(line).quantity();
+            prices[line] = items.get(line).unitPriceCents();
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(INSERT_ORDER)) {
+            s.setString(1, customerId);
+            s.setLong(2, totalCents);
+            s.setArray(3, c.createArrayOf("text", skus));
+            s.setArray(4, c.createArrayOf("integer", quantities));
+            s.setArray(5, c.createArrayOf("bigint", prices));
+            try (ResultSet r = s.executeQuery()) {
+                r.next();
+                return new Order(r.getString(1), customerId, items, totalCents);
             }
         } catch (SQLException e) {
             throw new DatabaseException("could not insert an order of " + customerId, e);

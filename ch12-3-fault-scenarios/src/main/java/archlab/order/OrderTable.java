@@ -124,6 +124,11 @@ public interface OrderTable {
     default void changed(String orderId) {
     }
 
+    /** {@link #changed(String)}, for a change made by the request {@code ctx}: a table may mark the time it takes. */
+    default void changed(RequestContext ctx, String orderId) {
+        changed(orderId);
+    }
+
     /**
      * Asks to be told of changes other instances of the service make ({@code listener} gets the order's id, on a
      * thread of the table's), so that a cache in this instance's heap drops what another instance changed. A table that

@@ -38,10 +38,12 @@ import java.util.concurrent.locks.Lock;
  */
 public final class RedisCachedOrderTable implements OrderTable {
 
-    /** The value of a remembered "no such order". */
     /** Segment: a read's round trip to the second level in Redis. */
     public static final String CACHE_L2 = "cache.l2";
+    /** Segment: a change's round trip to the second level (its generation raised, its entry deleted). */
+    public static final String CACHE_L2_INVALIDATE = "cache.l2.invalidate";
 
+    /** The value of a remembered "no such order". */
     static final String ABSENT = "-";
 
     /**
@@ -225,6 +227,14 @@ public final class RedisCachedOrderTable implements OrderTable {
      * service calls it after every change, outside its write lock (a fill that raced the change is refused either way:
      * it saw the older generation).
      */
+    /** {@link #changed(String)}, marked as segment {@value #CACHE_L2_INVALIDATE}. */
+    @Override
+    public void changed(RequestContext ctx, String orderId) {
+        try (Span s = ctx.span(CACHE_L2_INVALIDATE)) {
+            changed(orderId);
+        }
+    }
+
     @Override
     public void changed(String orderId) {
         try {

@@ -73,6 +73,24 @@ class PostgresStoreTest {
     }
 
     @Test
+    @DisplayName("an order and its items are one statement: three lines read back whole and in order; a line the table refuses stores neither the order nor any line")
+    void anOrderAndItsItemsTogether() throws Exception {
+        PostgresOrderTable table = table();
+        List<Item> three = List.of(new Item("sku-c", 3, 300), new Item("sku-a", 1, 100), new Item("sku-b", 2, 200));
+        Order order = table.insert("cust", three, 1400);
+        assertThat(table.current(order.id()).items()).containsExactlyElementsOf(three);
+
+        List<Item> refused = List.of(new Item("sku-a", 1, 100), new Item("", 1, 100)); // the table's CHECK (sku <> '')
+        assertThatThrownBy(() -> table.insert("cust", refused, 200)).isInstanceOf(DatabaseException.class);
+        try (java.sql.Connection c = database.dataSource().getConnection(); java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet r = s.executeQuery("SELECT (SELECT count(*) FROM orders), (SELECT count(*) FROM order_items)")) {
+            r.next();
+            assertThat(r.getLong(1)).as("orders").isEqualTo(1);
+            assertThat(r.getLong(2)).as("order lines").isEqualTo(3);
+        }
+    }
+
+    @Test
     @DisplayName("commitPaid commits the PAID row and its outbox row together; refused or failing, it leaves neither")
     void paidAndItsNotificationTogether() {
         PostgresOrderTable table = table();

@@ -42,7 +42,7 @@ public final class RunVerdict {
         limitedBy(run).ifPresent(out::add);
         held(run).ifPresent(h -> out.add("held: " + h));
         DurableFloor.verdictLine(report).ifPresent(out::add);
-        money(report.path("money")).ifPresent(m -> out.add("money: " + m));
+        money(report.path("money")).ifPresent(m -> out.add("money: " + m + diskBeside(report)));
         out.add("machine: " + machine(run));
         book.ifPresent(b -> out.add("book: " + (sameLoad(b.path("run").path("spec"), run.path("spec"))
                 ? bookBeside(b.path("run"), run)
@@ -134,6 +134,26 @@ public final class RunVerdict {
                 "%s, %s double charges, %s reservations leaked; delivery: %s PAID orders not notified, %s notified more than once",
                 charged, measured(money.path("doubleCharges")), measured(money.path("reservationsLeaked")),
                 measured(money.path("paidButNotNotified")), measured(money.path("notifiedMoreThanOnce"))));
+    }
+
+    /**
+     * Beside orders charged but not PAID on a durable store: the disk's pace during the run (the commit probe's line), as
+     * a PAID commit that misses its deadline behind a stalled disk leaves its charge; empty otherwise.
+     */
+    static String diskBeside(JsonNode report) {
+        JsonNode money = report.path("money");
+        boolean unreconciled = money.path("chargedButNotPaidAfterReconcile").asLong(MoneyEvidence.NOT_MEASURED) == MoneyEvidence.NOT_MEASURED;
+        if (money.path("chargedButNotPaid").asLong() <= 0 || !unreconciled) {
+            return "";
+        }
+        for (JsonNode line : report.path("extra")) {
+            if (line.path("name").asText().equals("store_commit_probe") && line.path("value").asText().contains("p99=")) {
+                String probe = line.path("value").asText().replaceFirst("^.*? (p50=)", "$1");
+                return " — the disk's pace meanwhile: " + probe + " (a PAID commit that misses its deadline leaves its charge;"
+                        + " chapter 12.3's reconciler finishes such orders)";
+            }
+        }
+        return "";
     }
 
     static String machine(JsonNode run) {

@@ -41,6 +41,19 @@ class DurableFloorTest {
     }
 
     @Test
+    @DisplayName("orders charged but not PAID on a durable store with no reconciler: the money line says the disk's pace beside them and names 12.3's reconciler")
+    void chargedNotPaidBesideTheDisk() throws Exception {
+        JsonNode report = report("p50=0.500ms p99=40.000ms max=120ms n=300 wait_share=31.0% failures=0", 200);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) report).set("money", JSON.readTree("{\"chargedButNotPaid\": 3}"));
+        assertThat(RunVerdict.lines(report, Optional.empty())).filteredOn(l -> l.startsWith("money: ")).singleElement().asString()
+                .contains("3 charged but not PAID").contains("the disk's pace meanwhile: p50=0.500ms p99=40.000ms max=120ms")
+                .contains("12.3's reconciler");
+        ((com.fasterxml.jackson.databind.node.ObjectNode) report).set("money", JSON.readTree("{\"chargedButNotPaid\": 0}"));
+        assertThat(RunVerdict.lines(report, Optional.empty())).filteredOn(l -> l.startsWith("money: ")).singleElement().asString()
+                .doesNotContain("disk");
+    }
+
+    @Test
     @DisplayName("a run without a commit probe (in memory) has no floor line")
     void noProbeNoLine() throws Exception {
         assertThat(DurableFloor.verdictLine(report(null, 200))).isEmpty();
