@@ -5,6 +5,7 @@
 #                                      # target/servers/postgres/jdbc.url, where the lab's tests find it
 #   bash .servers/postgres.sh status   # whether it runs (exit 0 running, 3 not)
 #   bash .servers/postgres.sh url      # the JDBC URL (exit 3 when not running)
+#   ARCHLAB_PG_WARM_WAL_SEGMENTS=0 bash .servers/postgres.sh start   # start a cold cluster (no WAL made ahead; see warm_wal)
 #   bash .servers/postgres.sh stop     # stop it: a fast shutdown signalled to the pid in postmaster.pid; then the
 #                                      # cluster is removed (the next start runs initdb again)
 #
@@ -21,7 +22,7 @@
 #   port=<free port>               chosen here at each start (a port another program holds is never taken)
 #   unix_socket_directories        the run folder's socket/ (nothing written to /var/run)
 #   max_connections=250            above the largest pool the lab opens (-Dlab.db.pool at most 200) plus the tests' own
-#   min_wal_size=256MB             the 16 WAL segments made ahead at start (warm_wal, below) are kept for reuse
+#   min_wal_size=16 × 16MB         the WAL segments made ahead at start (warm_wal, below) are kept for reuse
 #   fsync, synchronous_commit, full_page_writes, wal_level: NOT set, left at PostgreSQL's defaults (on, on, on,
 #                                  replica): a commit is durable when it returns, as on a reader's server, so the lab's
 #                                  figures include the commit's flush. A throwaway cluster could turn them off to go
@@ -81,6 +82,11 @@ server_prepare() {
 }
 
 write_conf() {
+  case "$WARM_WAL_SEGMENTS" in
+    ''|*[!0-9]*) fail "ARCHLAB_PG_WARM_WAL_SEGMENTS must be a whole number of WAL segments, 0..64, was '$WARM_WAL_SEGMENTS'" ;;
+  esac
+  WARM_WAL_SEGMENTS=$((10#$WARM_WAL_SEGMENTS))   # 08 is eight, not a bad octal number
+  [ "$WARM_WAL_SEGMENTS" -le 64 ] || fail "ARCHLAB_PG_WARM_WAL_SEGMENTS must be 0..64 WAL segments, was $WARM_WAL_SEGMENTS"
   as_server_user mkdir -p "$SOCKETS"
   # the run folder's path is short, so the socket's (folder + /.s.PGSQL.PORT) fits in a Unix socket path's 107 bytes
   as_server_user tee "$PGDATA/archlab.conf" >/dev/null <<CONF
@@ -90,8 +96,11 @@ port = $1
 unix_socket_directories = '$SOCKETS'
 max_connections = $MAX_CONNECTIONS
 lc_messages = 'C'
-min_wal_size = '$((WARM_WAL_SEGMENTS * 16))MB'
 CONF
+  if [ "$WARM_WAL_SEGMENTS" -gt 0 ]; then
+    # never below PostgreSQL's own default (80MB), so fewer segments made ahead never means fewer kept
+    echo "min_wal_size = '$((WARM_WAL_SEGMENTS * 16 > 80 ? WARM_WAL_SEGMENTS * 16 : 80))MB'" | as_server_user tee -a "$PGDATA/archlab.conf" >/dev/null
+  fi
 }
 
 ensure_database() {
@@ -110,10 +119,11 @@ ensure_database() {
 # load run pays that once per 16 MB, a warmed one never. So, like a server that has run for a while, it starts with
 # WARM_WAL segments made ahead (pg_switch_wal after a one-row write, WARM_WAL_SEGMENTS times) and a checkpoint, which
 # recycles them as the next segments (min_wal_size keeps them). The table it writes is dropped.
-WARM_WAL_SEGMENTS=16
+WARM_WAL_SEGMENTS=${ARCHLAB_PG_WARM_WAL_SEGMENTS:-16}   # 0: none (to measure a cold cluster)
 warm_wal() {
   local psql=("$BIN/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$1" -U postgres -d postgres)
   local i
+  [ "$WARM_WAL_SEGMENTS" -gt 0 ] || { say "not warmed: ARCHLAB_PG_WARM_WAL_SEGMENTS=0 (a cold cluster, one WAL segment)"; return 0; }
   "${psql[@]}" -c "CREATE TABLE IF NOT EXISTS archlab_warm_wal (x int)" || return 1
   for i in $(seq 1 "$WARM_WAL_SEGMENTS"); do
     "${psql[@]}" -c "INSERT INTO archlab_warm_wal VALUES ($i)" -c "SELECT pg_switch_wal()" >/dev/null || return 1

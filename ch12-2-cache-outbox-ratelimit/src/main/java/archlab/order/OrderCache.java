@@ -35,9 +35,11 @@ import java.util.function.BiFunction;
  *
  * <p>The trap it avoids that the cache itself can set: <b>a write that waits for a read.</b> A synchronous
  * cache ({@code cache.get(id, loader)}) runs the loader inside the map's per-bin lock, and an invalidation of
- * that key, or of any key in the same bin, waits for it: on PostgreSQL every pay's commit then waits for the
- * slowest read of the store. Here no lock is held while the table is read: the map holds a future, the table is
- * read on the caller's thread outside the map, and an invalidation never waits for a load.
+ * that key, or of any key in the same bin, waits for it: on PostgreSQL a pay whose order (or a neighbour in its
+ * bin) is being read waits for that read, however slow the store is. Here no lock is held while the table is
+ * read: the map holds a future, the table is read on the caller's thread outside the map, and an invalidation
+ * never waits for a load. The price: the gets that wait for one load share its failure, where each used to try
+ * again on its own.
  *
  * <p>What it buys, honestly: once the lock no longer spans the downstream calls, a read of the in-memory
  * table costs microseconds, and so does a hit. The cache pays off when the table read is expensive (see
@@ -145,7 +147,7 @@ public final class OrderCache {
         } catch (RuntimeException e) {
             cache.asMap().remove(orderId, pending);
             pending.completeExceptionally(new FailedLoad(e));
-        } catch (Error e) { // no waiter may wait for ever
+        } catch (Throwable e) { // an Error, or a checked exception thrown sneakily: no waiter may wait for ever
             cache.asMap().remove(orderId, pending);
             pending.completeExceptionally(e);
             throw e;

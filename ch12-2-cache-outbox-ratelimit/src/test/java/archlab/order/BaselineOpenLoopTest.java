@@ -102,6 +102,7 @@ class BaselineOpenLoopTest {
     void moneyAddsUp() {
         MoneyEvidence money = outcome.report().money();
         long paysCompleted = outcome.run().operations().get(BookWorkload.PAY).completed();
+        assertThat(money.doubleCharges()).as("double charges, whatever the disk did").isZero();
         if (money.chargedButNotPaid() > 0) {
             judgedWhereTheDiskKeptPace(money.chargedButNotPaid() + " orders charged but not PAID: their PAID commit missed"
                     + " its deadline behind a stalled disk, and this checkpoint has no reconciler to finish them (chapter 12.3's"

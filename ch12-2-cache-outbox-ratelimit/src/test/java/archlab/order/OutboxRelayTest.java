@@ -250,6 +250,20 @@ class OutboxRelayTest {
     }
 
     @Test
+    @DisplayName("the relay polls as often as its settings say, but never more often than its outbox's floor: 1 ms in the heap, the floor's 10 ms where the outbox asks for it")
+    void pollIntervalIsTheLongerOfSettingsAndTheOutboxsFloor() {
+        Outbox inHeap = new InMemoryOutbox(new FakeClock());
+        Outbox onADatabase = org.mockito.Mockito.mock(Outbox.class);
+        org.mockito.Mockito.when(onADatabase.pollFloor()).thenReturn(Duration.ofMillis(10));
+        OutboxRelay.Settings every1ms = OutboxRelay.Settings.DEFAULT;
+        assertThat(every1ms.pollInterval()).isEqualTo(Duration.ofMillis(1));
+        assertThat(new OutboxRelay(inHeap, receiver, new FakeClock(), Runnable::run, every1ms).pollInterval())
+                .isEqualTo(Duration.ofMillis(1));
+        assertThat(new OutboxRelay(onADatabase, receiver, new FakeClock(), Runnable::run, every1ms).pollInterval())
+                .isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
     @DisplayName("the back-off's cap doubles from its base after each failed attempt and stops at its maximum")
     void backoffDoublesAndIsCapped() {
         OutboxRelay relay = new OutboxRelay(new InMemoryOutbox(new FakeClock()), receiver, new FakeClock(), Runnable::run,

@@ -116,6 +116,7 @@ public final class OutboxRelay {
     private final Executor deliveries;
     private final Settings settings;
     private final PollingLoop loop;
+    private final Duration poll;
 
     /**
      * @param outbox     what to deliver
@@ -130,8 +131,13 @@ public final class OutboxRelay {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
         this.settings = Objects.requireNonNull(settings, "settings");
-        Duration poll = settings.pollInterval().compareTo(outbox.pollFloor()) >= 0 ? settings.pollInterval() : outbox.pollFloor();
+        this.poll = settings.pollInterval().compareTo(outbox.pollFloor()) >= 0 ? settings.pollInterval() : outbox.pollFloor();
         this.loop = new PollingLoop("outbox-relay", poll, () -> deliverDue().claimed() > 0);
+    }
+
+    /** @return how long the loop waits when nothing was due: the settings' interval, or the outbox's floor if longer */
+    Duration pollInterval() {
+        return poll;
     }
 
     /** Runs one pass now, on the caller's thread (deliveries on the executor); returns when all of them ended. */

@@ -227,20 +227,20 @@ public final class RedisCachedOrderTable implements OrderTable {
      * service calls it after every change, outside its write lock (a fill that raced the change is refused either way:
      * it saw the older generation).
      */
-    /** {@link #changed(String)}, marked as segment {@value #CACHE_L2_INVALIDATE}. */
-    @Override
-    public void changed(RequestContext ctx, String orderId) {
-        try (Span s = ctx.span(CACHE_L2_INVALIDATE)) {
-            changed(orderId);
-        }
-    }
-
     @Override
     public void changed(String orderId) {
         try {
             redis.invalidate(orderId, settings.ttl().multipliedBy(4));
         } catch (GenerationalCache.UnavailableException e) {
             errors.increment();
+        }
+    }
+
+    /** {@link #changed(String)}, marked as segment {@value #CACHE_L2_INVALIDATE}. */
+    @Override
+    public void changed(RequestContext ctx, String orderId) {
+        try (Span s = ctx.span(CACHE_L2_INVALIDATE)) {
+            changed(orderId);
         }
     }
 

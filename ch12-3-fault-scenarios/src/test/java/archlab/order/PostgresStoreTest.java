@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.clock.NanoClock;
 import archlab.db.LabDatabase;
+import archlab.downstream.StubBehaviour;
 import archlab.downstream.Downstream;
 import archlab.downstream.Notification;
 import archlab.downstream.NotifierStub;
@@ -73,7 +74,16 @@ class PostgresStoreTest {
     }
 
     @Test
-    @DisplayName("an order and its items are one statement: three lines read back whole and in order; a line the table refuses stores neither the order nor any line")
+    @DisplayName("a relay on the PostgreSQL outbox polls it every 10 ms at most often, not every 1 ms as its settings ask")
+    void theRelayPollsTheTableAtTheFloor() {
+        Outbox outbox = table().outbox();
+        assertThat(outbox.pollFloor()).isEqualTo(Duration.ofMillis(10));
+        assertThat(new OutboxRelay(outbox, new NotifierStub(StubBehaviour.INSTANT), NanoClock.SYSTEM, Runnable::run,
+                OutboxRelay.Settings.DEFAULT).pollInterval()).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
+    @DisplayName("an order and its items are stored together: three lines read back whole and in order; a line the table refuses stores neither the order nor any line")
     void anOrderAndItsItemsTogether() throws Exception {
         PostgresOrderTable table = table();
         List<Item> three = List.of(new Item("sku-c", 3, 300), new Item("sku-a", 1, 100), new Item("sku-b", 2, 200));

@@ -32,6 +32,12 @@ public final class DurableFloor {
     public static final String STORE_WRITE = "store.write";
     /** The operation whose floor is stated. */
     static final String PAY = "pay";
+    /**
+     * The most of its time the commit probe may spend waiting for its commits in a run whose disk "kept pace": on a disk
+     * that keeps pace it waits a few per cent of the run; past a quarter, the disk rather than the checkpoint decided how
+     * many state changes the run could make ({@code CommitProbe.KEPT_PACE_SHARE} is this figure).
+     */
+    public static final double KEPT_PACE_SHARE = 0.25;
 
     private static final Pattern PROBE = Pattern.compile("p50=([0-9.]+)ms p99=([0-9.]+)ms");
     private static final Pattern DOWNSTREAM = Pattern.compile("inventory=(\\d+)ms payment=(\\d+)ms");

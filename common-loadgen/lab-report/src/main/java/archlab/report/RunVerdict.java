@@ -136,9 +136,13 @@ public final class RunVerdict {
                 measured(money.path("paidButNotNotified")), measured(money.path("notifiedMoreThanOnce"))));
     }
 
+    private static final java.util.regex.Pattern WAIT_SHARE = java.util.regex.Pattern.compile("wait_share=([0-9.]+)%");
+
     /**
-     * Beside orders charged but not PAID on a durable store: the disk's pace during the run (the commit probe's line), as
-     * a PAID commit that misses its deadline behind a stalled disk leaves its charge; empty otherwise.
+     * Beside orders charged but not PAID on a durable store whose disk did not keep pace (the commit probe waited more
+     * than {@link DurableFloor#KEPT_PACE_SHARE} of the run): the disk's pace, as a PAID commit that misses its deadline
+     * behind a stalled disk leaves its charge; empty otherwise (in memory, on a disk that kept pace, or where a
+     * reconciler ran).
      */
     static String diskBeside(JsonNode report) {
         JsonNode money = report.path("money");
@@ -147,7 +151,9 @@ public final class RunVerdict {
             return "";
         }
         for (JsonNode line : report.path("extra")) {
-            if (line.path("name").asText().equals("store_commit_probe") && line.path("value").asText().contains("p99=")) {
+            java.util.regex.Matcher share = WAIT_SHARE.matcher(line.path("value").asText());
+            if (line.path("name").asText().equals("store_commit_probe") && share.find()
+                    && Double.parseDouble(share.group(1)) / 100 > DurableFloor.KEPT_PACE_SHARE) {
                 String probe = line.path("value").asText().replaceFirst("^.*? (p50=)", "$1");
                 return " — the disk's pace meanwhile: " + probe + " (a PAID commit that misses its deadline leaves its charge;"
                         + " chapter 12.3's reconciler finishes such orders)";

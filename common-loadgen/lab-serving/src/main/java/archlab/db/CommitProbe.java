@@ -33,12 +33,8 @@ public final class CommitProbe {
 
     /** How often the probe commits. */
     public static final Duration EVERY = Duration.ofMillis(10);
-    /**
-     * The most of its time the probe may spend waiting for its commits in a run that judges a throughput claim on
-     * PostgreSQL. On a disk that keeps pace the probe waits a few per cent of the run; past a quarter, the disk rather
-     * than the checkpoint decided how many state changes the run could make.
-     */
-    public static final double KEPT_PACE_SHARE = 0.25;
+    /** The most of its time the probe may spend waiting for its commits in a run that judges a throughput claim on PostgreSQL: {@link archlab.report.DurableFloor#KEPT_PACE_SHARE}. */
+    public static final double KEPT_PACE_SHARE = archlab.report.DurableFloor.KEPT_PACE_SHARE;
     /** How long {@link #stop()} waits for the insert under way. */
     static final Duration STOP_WAIT = Duration.ofSeconds(30);
     /** The probe's table, created in the fixture's schema when missing. */
