@@ -4,6 +4,7 @@ import archlab.loadgen.BookWorkload;
 import archlab.loadgen.OrderTarget;
 import archlab.request.RequestContext;
 import java.util.List;
+import java.util.Optional;
 
 /** Adapts {@link OrderService} to the shared {@link BookWorkload}: the book's customer and one item. */
 public final class OrderServiceTarget implements OrderTarget {
@@ -25,6 +26,12 @@ public final class OrderServiceTarget implements OrderTarget {
     @Override
     public void get(RequestContext ctx, String orderId) {
         service.get(ctx, orderId);
+    }
+
+    @Override
+    public Optional<OrderSnapshot> order(RequestContext ctx, String orderId) {
+        Order order = service.get(ctx, orderId);
+        return Optional.of(new OrderSnapshot(order.id(), order.status().name(), order.totalCents(), order.version()));
     }
 
     @Override

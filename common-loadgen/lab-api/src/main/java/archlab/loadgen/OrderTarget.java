@@ -26,6 +26,26 @@ public interface OrderTarget {
         return java.util.Optional.empty();
     }
 
+    /**
+     * An order as the service knows it, what {@code GET /orders/{id}} answers when the target says it.
+     *
+     * @param id         the order's id
+     * @param status     as the service spells it: {@code CREATED}, {@code PAYING}, {@code PAID}
+     * @param totalCents the order's total, in cents
+     * @param version    how many changes of its status the service has made (0 when created)
+     */
+    record OrderSnapshot(String id, String status, long totalCents, int version) {
+    }
+
+    /**
+     * Reads order {@code orderId} whole, for a client that wants to see it (a reader curling the served checkpoint). A
+     * target that does not say — the default — returns empty without reading; the HTTP front then answers as
+     * {@link #status} says.
+     */
+    default java.util.Optional<OrderSnapshot> order(RequestContext ctx, String orderId) throws Exception {
+        return java.util.Optional.empty();
+    }
+
     /** Pays order {@code orderId}. */
     void pay(RequestContext ctx, String orderId) throws Exception;
 }

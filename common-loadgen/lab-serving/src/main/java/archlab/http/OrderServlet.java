@@ -13,7 +13,6 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -24,8 +23,9 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code POST /orders} with {@code {"customer": "cust"}} → 201 {@code {"id": "..."}} (the port creates the book's
  *       order, one item, for the book's customer: any other customer is a 400);</li>
- *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "..."}}, with {@code "status": "PAID"} (etc.) when the port says
- *       it ({@link OrderTarget#status});</li>
+ *   <li>{@code GET /orders/{id}} → 200 {@code {"id": "...", "status": "PAID", "totalCents": 1999, "version": 1}}, the
+ *       order as the service knows it, when the port says it ({@link OrderTarget#order}); else {@code {"id": "..."}},
+ *       with {@code "status"} when the port says that much ({@link OrderTarget#status});</li>
  *   <li>{@code POST /orders/{id}/pay} → 200 {@code {"id": "...", "paid": true}};</li>
  *   <li>{@code GET }{@value #NOOP_PATH} → 204, no body, no deadline needed: the server's own cost of a request, for
  *       measuring a load generator against the peer ({@code archlab.run.GeneratorCapacity}); the port is not called.</li>
@@ -34,7 +34,8 @@ import java.util.regex.Pattern;
  * 1..{@value #MAX_DEADLINE_MS}; it becomes the {@link RequestContext}'s deadline, counted from when the request's socket
  * event was handed to the server's executor (about when its bytes arrived: the time it then waited in the server's
  * queue is the caller's time too, as in the article's incident). Missing, malformed or out of range: 400. A body over {@value #MAX_BODY_BYTES}
- * bytes: 413; an unknown path: 404; a known path with another method: 405 with {@code Allow}. The port's exceptions
+ * bytes: 413; a create's body that has not all arrived within the request's deadline (at most {@link #BODY_LIMIT}): 408,
+ * the connection closed — it is read without holding a server thread ({@link BodyReader}); an unknown path: 404; a known path with another method: 405 with {@code Allow}. The port's exceptions
  * map through {@link HttpErrors}. Every error body is {@code {"error": "...", "status": N}}; nothing ever writes a
  * stack trace, and a request refused for its input never reaches the port.
  *
@@ -50,6 +51,8 @@ final class OrderServlet extends HttpServlet {
     static final String NOOP_PATH = "/noop";
     /** The largest request body read: 16 KiB. */
     static final int MAX_BODY_BYTES = 16 * 1024;
+    /** The longest a create's body may take to arrive, whatever the caller's deadline: 10 s. */
+    static final Duration BODY_LIMIT = Duration.ofSeconds(10);
 
     private static final Pattern ORDER = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})");
     private static final Pattern PAY = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})/pay");
@@ -76,25 +79,36 @@ final class OrderServlet extends HttpServlet {
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String path = req.getRequestURI();
         String method = req.getMethod();
-        try {
+        answer(resp, method, () -> {
             Matcher m;
             if (path.equals(NOOP_PATH)) {
                 allow(method, "GET");
                 resp.setStatus(204);
             } else if (path.equals("/orders")) {
                 allow(method, "POST");
-                String customer = customerOf(req);
                 RequestContext ctx = context(req);
-                if (!customer.equals(BookWorkload.CUSTOMER)) {
-                    throw new BadRequest(400, "this server's port creates the book's order only: customer must be '"
-                            + BookWorkload.CUSTOMER + "'");
+                if (req.getContentLengthLong() > MAX_BODY_BYTES) {
+                    throw new BadRequest(413, "body over " + MAX_BODY_BYTES + " bytes");
                 }
-                write(resp, 201, Map.of("id", target.create(ctx)));
+                // the body is read without a thread while it arrives, within the request's deadline (at most BODY_LIMIT)
+                Duration limit = Duration.ofNanos(Math.min(ctx.remainingNanos(), BODY_LIMIT.toNanos()));
+                BodyReader.read(req, resp, limit, MAX_BODY_BYTES, (body, response) -> answer(response, method, () -> {
+                    if (!customerOf(body).equals(BookWorkload.CUSTOMER)) {
+                        throw new BadRequest(400, "this server's port creates the book's order only: customer must be '"
+                                + BookWorkload.CUSTOMER + "'");
+                    }
+                    write(response, 201, Map.of("id", target.create(ctx)));
+                }));
             } else if ((m = ORDER.matcher(path)).matches()) {
                 allow(method, "GET");
                 RequestContext ctx = context(req);
-                java.util.Optional<String> status = target.status(ctx, m.group(1));
-                write(resp, 200, status.isEmpty() ? Map.of("id", m.group(1)) : Map.of("id", m.group(1), "status", status.get()));
+                java.util.Optional<OrderTarget.OrderSnapshot> order = target.order(ctx, m.group(1));
+                if (order.isPresent()) {
+                    write(resp, 200, order.get());
+                } else {
+                    java.util.Optional<String> status = target.status(ctx, m.group(1));
+                    write(resp, 200, status.isEmpty() ? Map.of("id", m.group(1)) : Map.of("id", m.group(1), "status", status.get()));
+                }
             } else if ((m = PAY.matcher(path)).matches()) {
                 allow(method, "POST");
                 RequestContext ctx = context(req);
@@ -103,6 +117,18 @@ final class OrderServlet extends HttpServlet {
             } else {
                 throw new BadRequest(404, "no such resource; try POST /orders, GET /orders/{id}, POST /orders/{id}/pay, GET " + NOOP_PATH);
             }
+        });
+    }
+
+    /** One step of answering a request: it may refuse the request's input, or fail as the port fails. */
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code step}; a refusal or a failure becomes its status and a JSON error. */
+    private static void answer(HttpServletResponse resp, String method, Step step) throws IOException {
+        try {
+            step.run();
         } catch (BadRequest e) {
             if (e.status == 405) {
                 resp.setHeader("Allow", e.getMessage());
@@ -147,23 +173,15 @@ final class OrderServlet extends HttpServlet {
         return new RequestContext(0, arrived, Deadline.after(() -> arrived, Duration.ofMillis(ms)), NanoClock.SYSTEM, Trace.OFF);
     }
 
-    /** Reads the create body (at most {@link #MAX_BODY_BYTES}) and returns its {@code customer}. */
-    private static String customerOf(HttpServletRequest req) throws BadRequest, IOException {
-        if (req.getContentLengthLong() > MAX_BODY_BYTES) {
-            throw new BadRequest(413, "body over " + MAX_BODY_BYTES + " bytes");
-        }
-        byte[] body;
-        try (InputStream in = req.getInputStream()) {
-            body = in.readNBytes(MAX_BODY_BYTES + 1);
-        }
-        if (body.length > MAX_BODY_BYTES) {
-            throw new BadRequest(413, "body over " + MAX_BODY_BYTES + " bytes");
-        }
+    /** @return the {@code customer} of a create's body */
+    private static String customerOf(byte[] body) throws BadRequest {
         JsonNode node;
         try {
             node = JSON.readTree(body);
         } catch (JacksonException e) {
             throw new BadRequest(400, "body is not valid JSON");
+        } catch (IOException e) {
+            throw new BadRequest(400, "body could not be read");
         }
         if (node == null || !node.isObject()) {
             throw new BadRequest(400, "body must be a JSON object such as {\"customer\": \"" + BookWorkload.CUSTOMER + "\"}");

@@ -50,8 +50,11 @@ public final class JsonErrorValve extends ErrorReportValve {
             return;
         }
         try {
-            String message = status == HttpServletResponse.SC_NOT_FOUND ? "no such resource"
-                    : status < 500 ? "request refused by the server: not valid HTTP, or over a server limit" : "internal error";
+            String message = switch (status) {
+                case HttpServletResponse.SC_NOT_FOUND -> "no such resource";
+                case HttpServletResponse.SC_NOT_IMPLEMENTED -> "not implemented: a transfer coding or method this server does not know";
+                default -> status < 500 ? "request refused by the server: not valid HTTP, or over a server limit" : "internal error";
+            };
             byte[] bytes = bytesOf(body.of(status, message));
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");

@@ -123,7 +123,8 @@ public final class LoopbackTomcat implements AutoCloseable {
             }
             Path dir;
             try {
-                dir = Files.createTempDirectory("archlab-tomcat");
+                sweepLeftovers(Path.of(System.getProperty("java.io.tmpdir")));
+                dir = Files.createTempDirectory(SCRATCH_PREFIX + ProcessHandle.current().pid() + "-");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create Tomcat's scratch directory", e);
             }
@@ -146,7 +147,8 @@ public final class LoopbackTomcat implements AutoCloseable {
                 standard.setClearReferencesThreadLocals(false);
                 standard.setClearReferencesRmiTargets(false);
             }
-            Tomcat.addServlet(context, "servlet", servlet);
+            // async supported: a servlet may read a body without holding a thread while its bytes trickle in
+            Tomcat.addServlet(context, "servlet", servlet).setAsyncSupported(true);
             context.addServletMappingDecoded("/", "servlet");
             try {
                 tomcat.start();
@@ -209,6 +211,35 @@ public final class LoopbackTomcat implements AutoCloseable {
             throw new IllegalStateException("Tomcat did not stop cleanly", e);
         } finally {
             deleteQuietly(baseDir);
+        }
+    }
+
+    /** Tomcat's scratch directories: {@code archlab-tomcat-<pid>-<random>} under the temp directory. */
+    static final String SCRATCH_PREFIX = "archlab-tomcat-";
+
+    /**
+     * Deletes the scratch directories that processes no longer alive left in {@code tmp}: a server killed with SIGKILL
+     * (the crash test's children) never deletes its own. Only directories named by {@link #SCRATCH_PREFIX} and a pid,
+     * owned by this process's user, whose pid runs nothing; links are not followed.
+     */
+    static void sweepLeftovers(Path tmp) {
+        java.util.regex.Pattern named = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(SCRATCH_PREFIX) + "(\\d{1,10})-.*");
+        String me = System.getProperty("user.name");
+        try (Stream<Path> dirs = Files.list(tmp)) {
+            dirs.forEach(d -> {
+                java.util.regex.Matcher m = named.matcher(d.getFileName().toString());
+                try {
+                    if (m.matches() && Files.isDirectory(d, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                            && Files.getOwner(d, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName().equals(me)
+                            && ProcessHandle.of(Long.parseLong(m.group(1))).map(h -> !h.isAlive()).orElse(true)) {
+                        deleteQuietly(d);
+                    }
+                } catch (IOException | NumberFormatException | UnsupportedOperationException e) {
+                    // not ours to judge: left as it is
+                }
+            });
+        } catch (IOException e) {
+            // a temp directory that cannot be listed: nothing swept
         }
     }
 

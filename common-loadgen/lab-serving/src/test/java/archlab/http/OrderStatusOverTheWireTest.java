@@ -65,4 +65,38 @@ class OrderStatusOverTheWireTest {
             assertThat(unsaid.get("id").asText()).isNotBlank();
         }
     }
+
+    @Test
+    @DisplayName("GET /orders/{id} answers the order whole when the port reads it whole: id, status, totalCents and version, in that order")
+    void theOrderWholeWhenThePortReadsIt() throws Exception {
+        FakeOrders fake = new FakeOrders();
+        OrderTarget whole = new OrderTarget() {
+            @Override
+            public String create(RequestContext ctx) {
+                return fake.create(ctx);
+            }
+
+            @Override
+            public void get(RequestContext ctx, String orderId) {
+                fake.get(ctx, orderId);
+            }
+
+            @Override
+            public Optional<OrderSnapshot> order(RequestContext ctx, String orderId) {
+                fake.get(ctx, orderId);
+                return Optional.of(new OrderSnapshot(orderId, "PAID", 1999, 1));
+            }
+
+            @Override
+            public void pay(RequestContext ctx, String orderId) {
+                fake.pay(ctx, orderId);
+            }
+        };
+        try (OrderHttpServer server = OrderHttpServer.start(whole, ServerThreads.PLATFORM)) {
+            JsonNode order = read(server);
+            assertThat(order.toString()).matches("\\{\"id\":\"o-1\",\"status\":\"PAID\",\"totalCents\":1999,\"version\":1}");
+            HttpResponse<String> missing = Wire.send(server.baseUri(), "GET", "/orders/o-404", null, DEADLINE);
+            assertThat(missing.statusCode()).as("an unknown order is still a 404: " + missing.body()).isEqualTo(404);
+        }
+    }
 }
