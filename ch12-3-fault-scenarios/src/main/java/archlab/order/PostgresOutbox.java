@@ -33,13 +33,14 @@ import javax.sql.DataSource;
  *   <li><b>Every row has an owner</b>: the {@link ProcessLease} key of the process that appended it or last claimed it.
  *       A relay works its own process's rows, and the rows of an owner whose lease is gone — a process that died.
  *       A live neighbour's rows are the neighbour's. A row's instants are readings of its owner's clock; a relay
- *       cannot compare them with its own, so a dead owner's PENDING row is due now, and when claimed it is
+ *       cannot compare them with its own, so a dead owner's row, PENDING or IN_FLIGHT, is due now, and when claimed it is
  *       <em>adopted</em>: its owner becomes this process, its instants restart from this clock's now (its retry
  *       horizon starts afresh), and its time to notify is not recorded (it would be measured from the adoption).</li>
  *   <li><b>A row stuck IN_FLIGHT</b> in a live process — its delivery's mark failed — is claimed again after
  *       {@link #STUCK_AFTER}.</li>
- *   <li><b>What a crash leaves IN_FLIGHT</b> — claimed, perhaps delivered, not marked — {@link #recoverInFlight} (run
- *       when a relay starts) makes PENDING again, for this process's rows and a dead owner's, never a live
+ *   <li><b>What a crash leaves IN_FLIGHT</b> — claimed, perhaps delivered, not marked — a live process's claim takes
+ *       over as soon as the dead owner's lease is gone, while it runs (no restart needed), and {@link #recoverInFlight}
+ *       (run when a relay starts) makes PENDING again, for this process's rows and a dead owner's, never a live
  *       neighbour's: delivered a second time with the same message id, which the receiver recognises. At least once,
  *       never lost.</li>
  * </ul>
@@ -62,9 +63,9 @@ public final class PostgresOutbox implements Outbox {
     private static final String CLAIM_DUE = """
             WITH p AS (SELECT ?::bigint AS me, ?::bigint AS now),
             due AS (SELECT o.message_id FROM outbox o, p
-                    WHERE o.state = 'PENDING'
-                      AND (o.owner = p.me AND o.due_nanos <= p.now OR o.owner <> p.me AND NOT %s)
+                    WHERE (o.state = 'PENDING' AND o.owner = p.me AND o.due_nanos <= p.now
                        OR o.state = 'IN_FLIGHT' AND o.owner = p.me AND o.claimed_nanos <= p.now - ?
+                       OR o.state IN ('PENDING', 'IN_FLIGHT') AND o.owner <> p.me AND NOT %s)
                     ORDER BY o.seq LIMIT ? FOR UPDATE OF o SKIP LOCKED)
             UPDATE outbox o SET state = 'IN_FLIGHT', attempts = o.attempts + 1, claimed_nanos = p.now,
                    adopted = o.adopted OR o.owner <> p.me,

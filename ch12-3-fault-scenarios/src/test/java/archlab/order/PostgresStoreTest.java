@@ -186,6 +186,29 @@ class PostgresStoreTest {
     }
 
     @Test
+    @DisplayName("a running relay takes over what a neighbour left when it died — rows pending and rows in flight — with no restart and no recovery pass: every notification delivered, none left in flight")
+    void aRunningRelayTakesOverADeadNeighboursRows() {
+        PostgresOrderTable survivor = table();
+        NotifierStub notifier = Downstream.instant().notifier();
+        OutboxRelay relay = new OutboxRelay(survivor.outbox(), notifier, NanoClock.SYSTEM, Runnable::run, QUICK);
+        assertThat(relay.deliverDue().claimed()).as("running, nothing to do yet").isZero();
+
+        PostgresOrderTable dead = table();
+        for (int i = 0; i < 4; i++) {
+            Order p = paying(dead);
+            dead.commitPaid(p.markPaid(), Notification.orderPaid(p.id()));
+        }
+        assertThat(dead.outbox().claimDue(2)).hasSize(2); // two in flight, two pending
+        assertThat(relay.deliverDue().claimed()).as("a live neighbour's rows are left alone").isZero();
+        dead.close(); // it dies: its lease is gone
+
+        drain(relay);
+        assertThat(notifier.distinctMessages()).isEqualTo(4);
+        assertThat(survivor.outbox().isDrained()).as("nothing pending or in flight").isTrue();
+        assertThat(survivor.outbox().entries()).as("no row open: none pending, in flight or parked").isEmpty();
+    }
+
+    @Test
     @DisplayName("a live neighbour's outbox rows are its own: another process's relay neither recovers nor claims them until its lease is gone")
     void aLiveNeighboursRowsAreLeftAlone() {
         PostgresOrderTable alive = table();

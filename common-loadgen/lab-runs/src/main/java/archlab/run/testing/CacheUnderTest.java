@@ -24,10 +24,17 @@ public final class CacheUnderTest {
     private CacheUnderTest() {
     }
 
-    /** @return the reader's {@code -Dlab.cache} choice, skipping the calling test when it is Redis and none answers */
+    /**
+     * @return the reader's {@code -Dlab.cache} choice
+     * @throws IllegalStateException when the reader asked for Redis and none answers: the run fails, naming the command
+     *                               that starts it (as {@link StoreUnderTest#chosenAndUsable()})
+     */
     public static LabCache chosenAndUsable() {
         LabCache cache = LabCache.fromSystem();
-        assumeUsable(cache);
+        Optional<String> why = ASKED.computeIfAbsent(cache, LabCache::unavailable);
+        if (why.isPresent()) {
+            throw new IllegalStateException("-Dlab.cache=redis was asked for, and " + why.get());
+        }
         return cache;
     }
 

@@ -5,9 +5,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The store a checkpoint's test runs on, and the skip of a test that needs PostgreSQL when none can be reached: the
- * test is aborted (JUnit: skipped) with the line {@link LabStore#NOT_RUNNING}, printed as well (once per JVM and reason),
- * never silently. Call it from {@code @BeforeEach} or the test itself, so that every test it skips is counted as skipped.
+ * The store a checkpoint's test runs on, and what happens when PostgreSQL cannot be reached: a test of the store
+ * itself ({@link #postgres()}) is aborted (JUnit: skipped) with the line {@link LabStore#NOT_RUNNING}, printed as well
+ * (once per JVM and reason), never silently; a run the reader asked for with {@code -Dlab.store=postgres}
+ * ({@link #chosenAndUsable()}) fails with that line. Call it from {@code @BeforeEach} or the test itself, so that every test it skips is counted as skipped.
  *
  * <p>Thread-safety: safe from any thread.
  */
@@ -20,10 +21,18 @@ public final class StoreUnderTest {
     private StoreUnderTest() {
     }
 
-    /** @return the reader's {@code -Dlab.store} choice, skipping the calling test when it is PostgreSQL and none answers */
+    /**
+     * @return the reader's {@code -Dlab.store} choice
+     * @throws IllegalStateException when the reader asked for PostgreSQL and none answers: a run asked for on a server
+     *                               fails, naming the command that starts it (it is not skipped: a skipped run would
+     *                               exit 0 and the reader would read the in-memory report as the answer)
+     */
     public static LabStore chosenAndUsable() {
         LabStore store = LabStore.fromSystem();
-        assumeUsable(store);
+        Optional<String> why = why(store);
+        if (why.isPresent()) {
+            throw new IllegalStateException("-Dlab.store=postgres was asked for, and " + why.get());
+        }
         return store;
     }
 
