@@ -57,7 +57,11 @@ final class OrderServlet extends HttpServlet {
     private static final Pattern ORDER = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})");
     private static final Pattern PAY = Pattern.compile("/orders/([A-Za-z0-9._:-]{1,128})/pay");
     private static final Pattern DIGITS = Pattern.compile("\\d{1,9}");
-    static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict: one JSON value and nothing after it, no key twice (the last of two would win silently). */
+    static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
 
     private final transient OrderTarget target;
 
@@ -93,6 +97,10 @@ final class OrderServlet extends HttpServlet {
                 // the body is read without a thread while it arrives, within the request's deadline (at most BODY_LIMIT)
                 Duration limit = Duration.ofNanos(Math.min(ctx.remainingNanos(), BODY_LIMIT.toNanos()));
                 BodyReader.read(req, resp, limit, MAX_BODY_BYTES, (body, response) -> answer(response, method, () -> {
+                    if (ctx.remainingNanos() <= 0) { // the container's time-out fires late (about once a second)
+                        response.setHeader("Connection", "close");
+                        throw new BadRequest(408, "the body arrived after the request's deadline");
+                    }
                     if (!customerOf(body).equals(BookWorkload.CUSTOMER)) {
                         throw new BadRequest(400, "this server's port creates the book's order only: customer must be '"
                                 + BookWorkload.CUSTOMER + "'");
@@ -156,7 +164,11 @@ final class OrderServlet extends HttpServlet {
 
     /** The request's context: its deadline from the header, the system clock, no trace (the caller's stays its side). */
     private static RequestContext context(HttpServletRequest req) throws BadRequest {
-        String v = req.getHeader(DEADLINE_HEADER);
+        java.util.List<String> given = java.util.Collections.list(req.getHeaders(DEADLINE_HEADER));
+        if (given.size() > 1) {
+            throw new BadRequest(400, "header " + DEADLINE_HEADER + " given " + given.size() + " times: give it once");
+        }
+        String v = given.isEmpty() ? null : given.get(0);
         if (v == null) {
             throw new BadRequest(400, "header " + DEADLINE_HEADER + " is required: the caller's remaining deadline, 1.."
                     + MAX_DEADLINE_MS + " ms");

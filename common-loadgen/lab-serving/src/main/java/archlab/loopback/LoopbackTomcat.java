@@ -179,6 +179,9 @@ public final class LoopbackTomcat implements AutoCloseable {
             if (unlimitedKeepAliveRequests) {
                 connector.setProperty("maxKeepAliveRequests", "-1");
             }
+            // a body the servlet did not read is never read after its answer (Tomcat would otherwise swallow up to 2 MiB of
+            // it on the request's thread, for as long as the client trickles it): the connection is closed instead
+            connector.setProperty("maxSwallowSize", "0");
             connector.setXpoweredBy(false);
             if (executor != null) {
                 ((AbstractProtocol<?>) connector.getProtocolHandler()).setExecutor(executor);

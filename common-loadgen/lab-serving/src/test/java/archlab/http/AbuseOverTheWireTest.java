@@ -77,6 +77,54 @@ class AbuseOverTheWireTest {
         }
     }
 
+    static Stream<Arguments> unreadBodies() {
+        return Stream.of(
+                Arguments.of("GET /noop with a Content-Length", "GET /noop HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx"),
+                Arguments.of("a pay with a body", "POST /orders/nosuch/pay HTTP/1.1\r\nHost: x\r\nX-Deadline-Ms: 60000\r\n"
+                        + "Content-Length: 1000\r\n\r\nx"),
+                Arguments.of("a get with a chunked body", "GET /orders/o-1 HTTP/1.1\r\nHost: x\r\nX-Deadline-Ms: 60000\r\n"
+                        + "Transfer-Encoding: chunked\r\n\r\n5\r\nab"),
+                Arguments.of("a create refused before its body (no deadline)", "POST /orders HTTP/1.1\r\nHost: x\r\n"
+                        + "Content-Length: 1000\r\n\r\nx"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("unreadBodies")
+    @DisplayName("220 requests whose bodies the servlet never reads, trickled: a normal create is answered within 2 s (the server does not swallow what it did not read)")
+    void unreadBodiesHoldNoThreads(String what, String raw) throws Exception {
+        List<Socket> abusers = new ArrayList<>();
+        try {
+            for (int i = 0; i < 220; i++) {
+                abusers.add(open(raw));
+            }
+            Thread.sleep(500);
+            long start = System.nanoTime();
+            HttpResponse<String> created = Wire.send(server.baseUri(), "POST", "/orders", CREATE_BODY, "X-Deadline-Ms", "5000");
+            long tookMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(created.statusCode()).as(what + ": " + created.body()).isEqualTo(201);
+            assertThat(tookMillis).as(what + ": a create among 220 unread bodies, ms").isLessThan(CREATE_BOUND_MILLIS);
+        } finally {
+            for (Socket s : abusers) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("a body that arrives after the request's deadline, however late the container's time-out fires, is answered 408 and never reaches the port")
+    void aBodyJustPastItsDeadlineIsNotServed() throws Exception {
+        int callsBefore = port.calls.get();
+        try (Socket s = open("POST /orders HTTP/1.1\r\nHost: x\r\nX-Deadline-Ms: 50\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + CREATE_BODY.length() + "\r\n\r\n")) {
+            Thread.sleep(300); // past the deadline, before the container's once-a-second time-out check, most of the time
+            s.getOutputStream().write(CREATE_BODY.getBytes(StandardCharsets.ISO_8859_1));
+            s.setSoTimeout(3_000);
+            String answer = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).as("silence is a failure").startsWith("HTTP/1.1 408");
+        }
+        assertThat(port.calls.get()).as("the create did not run").isEqualTo(callsBefore);
+    }
+
     @Test
     @DisplayName("a body that has not arrived by the request's deadline is answered 408 with a JSON error, the connection closed, the port never called")
     void aBodyPastItsDeadlineIs408() throws Exception {

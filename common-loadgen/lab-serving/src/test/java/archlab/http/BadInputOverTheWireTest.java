@@ -78,7 +78,12 @@ class BadInputOverTheWireTest {
                         new String[] {"X-Deadline-Ms", "99999999999999999999"}, 400),
                 Arguments.of("a deadline over a minute", "GET", "/orders/o-1", null, new String[] {"X-Deadline-Ms", "60001"}, 400),
                 Arguments.of("a deadline that is not a number", "GET", "/orders/o-1", null,
-                        new String[] {"X-Deadline-Ms", "soon"}, 400));
+                        new String[] {"X-Deadline-Ms", "soon"}, 400),
+                Arguments.of("the deadline header twice", "GET", "/orders/o-1", null,
+                        new String[] {"X-Deadline-Ms", "200", "X-Deadline-Ms", "junk"}, 400),
+                Arguments.of("JSON with trailing garbage", "POST", "/orders", "{\"customer\":\"cust\"} trailing", DEADLINE, 400),
+                Arguments.of("two JSON values", "POST", "/orders", "{\"customer\":\"cust\"}{\"customer\":\"eve\"}", DEADLINE, 400),
+                Arguments.of("a key given twice", "POST", "/orders", "{\"customer\":\"eve\",\"customer\":\"cust\"}", DEADLINE, 400));
     }
 
     @AfterEach
