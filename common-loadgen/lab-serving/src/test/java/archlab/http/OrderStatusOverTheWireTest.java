@@ -19,28 +19,37 @@ class OrderStatusOverTheWireTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] DEADLINE = {"X-Deadline-Ms", "500"};
 
+    /** The fake port's create, get and pay; a test overrides what the target says of an order. */
+    private static class OverFake implements OrderTarget {
+        final FakeOrders fake;
+
+        OverFake(FakeOrders fake) {
+            this.fake = fake;
+        }
+
+        @Override
+        public String create(RequestContext ctx) {
+            return fake.create(ctx);
+        }
+
+        @Override
+        public void get(RequestContext ctx, String orderId) {
+            fake.get(ctx, orderId);
+        }
+
+        @Override
+        public void pay(RequestContext ctx, String orderId) {
+            fake.pay(ctx, orderId);
+        }
+    }
+
     /** The fake port, saying every order it has is PAID. */
     private static OrderTarget saying(FakeOrders fake) {
-        return new OrderTarget() {
-            @Override
-            public String create(RequestContext ctx) {
-                return fake.create(ctx);
-            }
-
-            @Override
-            public void get(RequestContext ctx, String orderId) {
-                fake.get(ctx, orderId);
-            }
-
+        return new OverFake(fake) {
             @Override
             public Optional<String> status(RequestContext ctx, String orderId) {
                 fake.get(ctx, orderId);
                 return Optional.of("PAID");
-            }
-
-            @Override
-            public void pay(RequestContext ctx, String orderId) {
-                fake.pay(ctx, orderId);
             }
         };
     }
@@ -69,27 +78,11 @@ class OrderStatusOverTheWireTest {
     @Test
     @DisplayName("GET /orders/{id} answers the order whole when the port reads it whole: id, status, totalCents and version, in that order")
     void theOrderWholeWhenThePortReadsIt() throws Exception {
-        FakeOrders fake = new FakeOrders();
-        OrderTarget whole = new OrderTarget() {
-            @Override
-            public String create(RequestContext ctx) {
-                return fake.create(ctx);
-            }
-
-            @Override
-            public void get(RequestContext ctx, String orderId) {
-                fake.get(ctx, orderId);
-            }
-
+        OrderTarget whole = new OverFake(new FakeOrders()) {
             @Override
             public Optional<OrderSnapshot> order(RequestContext ctx, String orderId) {
                 fake.get(ctx, orderId);
                 return Optional.of(new OrderSnapshot(orderId, "PAID", 1999, 1));
-            }
-
-            @Override
-            public void pay(RequestContext ctx, String orderId) {
-                fake.pay(ctx, orderId);
             }
         };
         try (OrderHttpServer server = OrderHttpServer.start(whole, ServerThreads.PLATFORM)) {
