@@ -75,9 +75,19 @@ final class BaselineEvidenceClaims {
     static ClaimVerdict chargedNotPaid(Checkpoint checkpoint, ClaimInputs in) throws Exception {
         BookLoad load = BookLoad.run(checkpoint, in);
         long stranded = load.money().chargedButNotPaid();
-        return ClaimVerdict.of(stranded > 0, String.format(Locale.ROOT,
+        String measured = String.format(Locale.ROOT,
                 "charges %d, PAID orders %d, charged but not PAID %d (timed out %d of %d; %s)",
                 load.money().charges(), load.money().paidOrders(), stranded, load.run().timedOut(), load.run().offered(),
-                load.describeSchedule()));
+                load.describeSchedule());
+        // a stall strands a few pays in any checkpoint without a reconciler (ch12-2 did, in CI): a stranded order only
+        // shows the global lock's harm on a run that kept its schedule
+        if (stranded > 0 && !load.judgeable(STRANDING_SLACK)) {
+            return ClaimVerdict.notJudged(measured + "; the generator or the machine stalled beyond " + STRANDING_SLACK.toMillis()
+                    + " ms, and a stall strands pays by itself");
+        }
+        return ClaimVerdict.of(stranded > 0, measured);
     }
+
+    /** The send lag (p99) and machine stall (max) beyond which a stranded order in 12.1-charged-not-paid is not judged. */
+    static final Duration STRANDING_SLACK = Duration.ofMillis(10);
 }

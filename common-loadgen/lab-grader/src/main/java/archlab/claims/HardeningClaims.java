@@ -27,8 +27,27 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class HardeningClaims {
 
+    /**
+     * The pays' deadline, drawn per seed. Its top stays below what ch12-3's retries take when they ignore it (three
+     * attempts of 80 ms after the inventory's 8..12 ms: 248 ms and more), so that wrong solution overruns on every seed;
+     * up to 260 ms it finished inside the bound on about one seed in five.
+     */
+    static final long DEADLINE_MIN_MILLIS = 180;
+    static final long DEADLINE_MAX_MILLIS = 220;
     /** How far past its deadline a caller may be answered: scheduling on 2 busy cores, not the service. */
     static final Duration OVERRUN_BOUND = Duration.ofMillis(5);
+    /**
+     * The most of the wire's own round trip allowed on top of {@link #OVERRUN_BOUND} when the solution runs in a
+     * process of its own: a pay's answer crosses loopback HTTP both ways, which on two busy cores takes a few ms that
+     * are not the service's. The wire is measured per bench (calls the harness answers without the solution, as many at
+     * once as the bench's pays, before the pays and as their deadline falls); a wire slower than this leaves an overrun
+     * it could explain not judged.
+     */
+    static final Duration WIRE_ALLOWANCE_CAP = Duration.ofMillis(10);
+    /** Rounds of pings before a bench: the first opens the connections, the slowest of the rest is the wire's. */
+    static final int WIRE_ROUNDS = 3;
+    /** How long before the pays' deadline one more round of pings is sent, to cross the wire as their answers do. */
+    static final Duration WIRE_LEAD = Duration.ofMillis(2);
     /** 12.3-fail-fast: how many pays after the provider recovered must be PAID, and within how long. */
     static final int PAID_AFTER_RECOVERY = 5;
     static final Duration RECOVERY_WITHIN = Duration.ofSeconds(2);
@@ -40,9 +59,10 @@ final class HardeningClaims {
         return List.of(
                 Claim.builder("12.3-deadline-kept", Suite.LESSON_12_3).section("12.3 每次调用的预算").points(3).load(false)
                         .statement("under a slow payment no caller is answered more than a few ms past its deadline, and a healthy provider's pays are paid")
-                        .needs("deadline 180..260 ms (nominally 200), each pay answered at most 5 ms past it: 10 concurrent pays on a healthy provider"
+                        .needs("deadline " + DEADLINE_MIN_MILLIS + ".." + DEADLINE_MAX_MILLIS + " ms (nominally 200), each pay answered at most 5 ms past it: 10 concurrent pays on a healthy provider"
                                 + " (the book's stubs), each answered PAID and charged once; 10 and then 3 concurrent pays on a 0.9..1.2 s charge; and one"
-                                + " pay declined at once whose release takes 0.9..1.2 s")
+                                + " pay declined at once whose release takes 0.9..1.2 s; over the wire, plus the wire's own round trip (at most "
+                                + WIRE_ALLOWANCE_CAP.toMillis() + " ms); a bench that overruns is run once more, fresh, and judged on that run")
                         .judge(HardeningClaims::deadlineKept).build(),
                 Claim.builder("12.3-reconciled", Suite.LESSON_12_3).section("12.3 对账").points(3).load(false)
                         .statement("after reconcile no order is charged but not PAID, and the pays are paid")
@@ -57,14 +77,14 @@ final class HardeningClaims {
                         .judge(HardeningClaims::noLeak).build(),
                 Claim.builder("12.3-fail-fast", Suite.LESSON_12_3).section("12.3 断路器").points(2).load(false)
                         .statement("while payment keeps failing, pays fail fast; once it recovers, pays are paid again")
-                        .needs("every charge hangs for 0.9..1.2 s; 20 pays with a 180..260 ms deadline (nominally 200) one after another: the last 10"
+                        .needs("every charge hangs for 0.9..1.2 s; 20 pays with a " + DEADLINE_MIN_MILLIS + ".." + DEADLINE_MAX_MILLIS + " ms deadline (nominally 200) one after another: the last 10"
                                 + " answered in a median of at most 10 ms, none PAID; then the provider answers in 3..5 ms: within "
                                 + RECOVERY_WITHIN.toSeconds() + " s, " + PAID_AFTER_RECOVERY + " pays one after another answered PAID, each charged once")
                         .judge(HardeningClaims::failFast).build());
     }
 
     private static Duration deadline(ClaimInputs in) {
-        return in.millis("deadline", 180, 260);
+        return in.millis("deadline", DEADLINE_MIN_MILLIS, DEADLINE_MAX_MILLIS);
     }
 
     private static Duration hang(ClaimInputs in) {
@@ -84,28 +104,21 @@ final class HardeningClaims {
         Duration hang = hang(in);
         Duration inventory = in.millis("inventory", 8, 12);
         List<Overrun> benches = new ArrayList<>();
-        try (Bench bench = Bench.book(checkpoint, in)) {
-            benches.add(worstOverrun("10 pays on a healthy provider", bench, 10, deadline, true));
-        }
-        try (Bench bench = Bench.latencies(checkpoint, in, inventory, hang, Duration.ZERO)) {
-            benches.add(worstOverrun("10 pays on a " + hang.toMillis() + " ms charge", bench, 10, deadline, false));
-        }
-        try (Bench bench = Bench.latencies(checkpoint, in, inventory, hang, Duration.ZERO)) {
-            benches.add(worstOverrun("3 pays on it", bench, 3, deadline, false));
-        }
-        try (Bench bench = Bench.of(checkpoint, in,
+        benches.add(twice("10 pays on a healthy provider", () -> Bench.book(checkpoint, in), 10, deadline, true));
+        benches.add(twice("10 pays on a " + hang.toMillis() + " ms charge",
+                () -> Bench.latencies(checkpoint, in, inventory, hang, Duration.ZERO), 10, deadline, false));
+        benches.add(twice("3 pays on it", () -> Bench.latencies(checkpoint, in, inventory, hang, Duration.ZERO), 3, deadline, false));
+        benches.add(twice("a pay declined at once whose release takes " + hang.toMillis() + " ms", () -> Bench.of(checkpoint, in,
                 new StubBehaviour(Bench.firstCall(inventory, hang), ErrorInjection.NONE),
                 StubBehaviour.constant(Duration.ZERO).withErrors(callIndex -> callIndex == 0),
-                ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO))) {
-            benches.add(worstOverrun("a pay declined at once whose release takes " + hang.toMillis() + " ms", bench, 1, deadline, false));
-        }
+                ErrorInjection.NONE, StubBehaviour.constant(Duration.ZERO)), 1, deadline, false));
         String measured = "deadline " + deadline.toMillis() + " ms; worst answer past it: "
                 + String.join(", ", benches.stream().map(Overrun::describe).toList());
-        boolean kept = benches.stream().allMatch(o -> o.nanos() <= OVERRUN_BOUND.toNanos());
+        boolean kept = benches.stream().noneMatch(Overrun::late);
         boolean paid = benches.stream().allMatch(Overrun::paidAsNeeded);
-        // not judged only if the stalls explain every bench that overran: one overrun of the code's own is a failure
-        boolean explained = benches.stream().filter(o -> o.nanos() > OVERRUN_BOUND.toNanos())
-                .allMatch(o -> o.stalledBeyondBound() && o.nanos() <= OVERRUN_BOUND.toNanos() + o.stalledNanos());
+        // not judged only if the stalls or a slow wire explain every bench that overran: one overrun of the code's own
+        // is a failure
+        boolean explained = benches.stream().filter(Overrun::late).allMatch(Overrun::explained);
         if (!kept && paid && explained) {
             return ClaimVerdict.notJudged(measured);
         }
@@ -113,21 +126,33 @@ final class HardeningClaims {
     }
 
     /** One bench's latest answer past the deadline (0: none late), its pays' answers and the machine's stalls while it ran. */
-    private record Overrun(String bench, long nanos, Pays pays, Stalls stalls) {
+    private record Overrun(String bench, long nanos, long wireNanos, Pays pays, Stalls stalls) {
+        Overrun after(String firstRun) {
+            return new Overrun(bench + " (" + firstRun + ")", nanos, wireNanos, pays, stalls);
+        }
+
+        /** @return the bound plus the wire's round trip, the latter at most {@link #WIRE_ALLOWANCE_CAP} */
+        long allowedNanos() {
+            return OVERRUN_BOUND.toNanos() + Math.min(wireNanos, WIRE_ALLOWANCE_CAP.toNanos());
+        }
+
+        boolean late() {
+            return nanos > allowedNanos();
+        }
+
+        /** @return whether the machine's stalls, or a wire slower than the cap, could have made this overrun */
+        boolean explained() {
+            boolean disturbed = stalls.beyondBound() || wireNanos > WIRE_ALLOWANCE_CAP.toNanos();
+            return disturbed && nanos <= OVERRUN_BOUND.toNanos() + wireNanos + stalls.nanos();
+        }
+
         boolean paidAsNeeded() {
             return !pays.mustPay() || pays.paidOnce() == pays.answers().size() && pays.answers().stream().allMatch("PAID"::equals);
         }
 
-        boolean stalledBeyondBound() {
-            return stalls.beyondBound();
-        }
-
-        long stalledNanos() {
-            return stalls.nanos();
-        }
-
         String describe() {
-            return String.format(Locale.ROOT, "%s %.1f ms%s (%s, stalls summed %.1f ms)", bench, nanos / 1e6,
+            return String.format(Locale.ROOT, "%s %.1f ms (allowed %.1f: the wire's round trip %.1f ms)%s (%s, stalls summed %.1f ms)",
+                    bench, nanos / 1e6, allowedNanos() / 1e6, wireNanos / 1e6,
                     pays.mustPay() ? ", answered " + pays.answers() + ", " + pays.paidOnce() + " PAID with one charge" : "",
                     stalls.described(), stalls.nanos() / 1e6);
         }
@@ -141,17 +166,54 @@ final class HardeningClaims {
     private record Stalls(boolean beyondBound, long nanos, String described) {
     }
 
+    /**
+     * One bench, and once more on a fresh bench if its answers overran the bound or were not paid as needed: an
+     * answer of a separate process crosses the wire twice (the pay, its charge at the stubs), and on two shared cores
+     * one burst of ten answers can land a few ms late with no stall the probe sees. A solution that overruns its
+     * deadline does so on both runs (its retries or its compensation take as long each time); the second run decides.
+     */
+    private static Overrun twice(String name, BenchOpener opener, int pays, Duration deadline, boolean mustPay) throws Exception {
+        Overrun first;
+        try (Bench bench = opener.open()) {
+            first = worstOverrun(name, bench, pays, deadline, mustPay);
+        }
+        if (!first.late() && first.paidAsNeeded()) {
+            return first;
+        }
+        try (Bench bench = opener.open()) {
+            Overrun second = worstOverrun(name, bench, pays, deadline, mustPay);
+            return second.after("run again after a first run of " + first.describe());
+        }
+    }
+
+    /** Opens a fresh bench (services, stubs and breaker of its own). */
+    @FunctionalInterface
+    private interface BenchOpener {
+        Bench open() throws Exception;
+    }
+
     private static Overrun worstOverrun(String name, Bench bench, int pays, Duration deadline, boolean mustPay) throws Exception {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < pays; i++) {
             ids.add(bench.createBookOrder());
         }
+        // the wire's own round trip, as many calls at once as the pays, before them (opening the connections they use)
+        // and again as their deadline falls, when the answers cross it: none in process
+        RemoteOrderPort remote = bench.port instanceof RemoteOrderPort r ? r : null;
+        long wireBefore = remote == null ? 0 : remote.wireRoundTripNanos(pays, WIRE_ROUNDS);
         try (HiccupProbe probe = HiccupProbe.start();
              var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Bench.Timed<OrderPort.OrderView>>> answers = new ArrayList<>();
             for (String id : ids) {
                 answers.add(threads.submit(() -> Bench.timed(() -> bench.port.pay(request(deadline), id))));
             }
+            Future<Long> wireAtDeadline = threads.submit(() -> {
+                if (remote == null) {
+                    return 0L;
+                }
+                Thread.sleep(deadline.minus(WIRE_LEAD));
+                return remote.wireRoundTripNanos(pays, 1);
+            });
             long worst = 0;
             List<String> said = new ArrayList<>();
             for (Future<Bench.Timed<OrderPort.OrderView>> f : answers) {
@@ -159,8 +221,9 @@ final class HardeningClaims {
                 worst = Math.max(worst, t.nanos() - deadline.toNanos());
                 said.add(Bench.answer(t));
             }
+            long wire = Math.max(wireBefore, wireAtDeadline.get(30, TimeUnit.SECONDS));
             long paidOnce = mustPay ? ids.stream().filter(bench::paidOnce).count() : 0;
-            return new Overrun(name, worst, new Pays(mustPay, said, paidOnce),
+            return new Overrun(name, worst, wire, new Pays(mustPay, said, paidOnce),
                     new Stalls(probe.stalledBeyond(OVERRUN_BOUND), probe.stalledNanos(), probe.describe()));
         }
     }

@@ -14,9 +14,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
@@ -107,6 +109,44 @@ final class RemoteOrderPort implements OrderPort {
             throw failed("isPaid answered " + shorten(answer.toString()), null);
         }
         return paid.asBoolean();
+    }
+
+    /**
+     * The wire's own round trip at a concurrency: {@code rounds} rounds of {@code concurrent} simultaneous
+     * {@link SolutionServer#PING} calls, which the harness's server answers without the solution (the first round also
+     * opens the connections the calls after it reuse).
+     *
+     * @return the slowest round trip after the first round, in nanoseconds; the first round's if there is only one
+     */
+    long wireRoundTripNanos(int concurrent, int rounds) {
+        long slowest = 0;
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int round = 1; round <= rounds; round++) {
+                List<Future<Long>> trips = new ArrayList<>();
+                for (int i = 0; i < concurrent; i++) {
+                    trips.add(threads.submit(() -> {
+                        long start = System.nanoTime();
+                        answered(send(client, call, SolutionServer.JSON.createObjectNode().put("op", SolutionServer.PING), UNTIMED, processState));
+                        return System.nanoTime() - start;
+                    }));
+                }
+                long worst = 0;
+                for (Future<Long> trip : trips) {
+                    try {
+                        worst = Math.max(worst, trip.get());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw failed("interrupted", e);
+                    } catch (ExecutionException e) {
+                        throw e.getCause() instanceof OrderPortException ope ? ope : failed("a ping failed: " + e.getCause(), null);
+                    }
+                }
+                if (round > 1 || rounds == 1) {
+                    slowest = Math.max(slowest, worst);
+                }
+            }
+        }
+        return slowest;
     }
 
     @Override

@@ -196,6 +196,34 @@ class RemoteOrderPortTest {
     }
 
     @Test
+    @DisplayName("the wire's round trip is measured with pings only (no service, no deadline), as many at once as asked, in each round;"
+            + " it is the slowest trip after the first round, and a process that answers a ping with an error fails the measure")
+    void wireRoundTripPingsOnly() {
+        RemoteOrderPort port = open();
+        int before = calls.size();
+        answers = call -> {
+            if (call.path("op").asText().equals(SolutionServer.PING)) {
+                try {
+                    Thread.sleep(calls.size() - before > 4 ? 30 : 0); // the second round is the slow one
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Answer.ok("{\"pong\":true}");
+        };
+        long nanos = port.wireRoundTripNanos(4, 2);
+        List<Call> pings = calls.subList(before, calls.size());
+        assertThat(pings).hasSize(8).allSatisfy(c -> {
+            assertThat(c.body().path("op").asText()).isEqualTo(SolutionServer.PING);
+            assertThat(c.body().has("remainingNanos")).isFalse();
+        });
+        assertThat(nanos).as("the second round's slowest trip").isGreaterThanOrEqualTo(30_000_000L);
+
+        answers = call -> Answer.ok("{\"error\":{\"kind\":\"FAILED\",\"message\":\"no\"}}");
+        assertThatThrownBy(() -> port.wireRoundTripNanos(2, 1)).isInstanceOf(OrderPortException.class);
+    }
+
+    @Test
     @DisplayName("a REJECTED error answer is an OrderPortException REJECTED caused by the runner's RequestRejectedException, with its retry-after")
     void rejectedCarriesTheRunnersException() {
         RemoteOrderPort port = open();
