@@ -223,6 +223,11 @@ public final class OrderService implements AutoCloseable {
         relay.stop();
     }
 
+    /** @return how long until the request's deadline; {@code null} without one */
+    private static java.time.Duration untilDeadline(RequestContext ctx) {
+        return ctx.deadline().equals(Deadline.NONE) ? null : java.time.Duration.ofNanos(Math.max(0, ctx.remainingNanos()));
+    }
+
     /** CREATED → PAYING under the lock; the claim that makes a concurrent second pay fail at once. */
     private PayClaim claim(RequestContext ctx, String orderId) {
         OrderTable.Claim claimed;
@@ -232,7 +237,7 @@ public final class OrderService implements AutoCloseable {
             if (order.status() != OrderStatus.CREATED) {
                 throw new InvalidStateException(orderId, order.status(), "pay");
             }
-            claimed = table.claim(order.markPaying()) // another process may have claimed it first
+            claimed = table.claim(order.markPaying(), untilDeadline(ctx)) // another process may have claimed it first
                     .orElseThrow(() -> new InvalidStateException(orderId, OrderStatus.PAYING, "pay"));
         } finally {
             unlock();

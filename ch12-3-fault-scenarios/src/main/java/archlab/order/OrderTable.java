@@ -48,12 +48,18 @@ public interface OrderTable {
     String TABLE_READ = "table.read";
 
     /**
-     * An order's claim by a pay: the order PAYING, and the claim's number among the order's claims (1 for its first).
+     * An order's claim by a pay: the order PAYING, the claim's number among the order's claims (1 for its first), and
+     * how long until the claiming pay's deadline, as it was when the claim was read.
      *
-     * @param order  the claimed order, PAYING
-     * @param number 1, 2, …: a new number for every claim of this order, kept with the row
+     * @param order         the claimed order, PAYING
+     * @param number        1, 2, …: a new number for every claim of this order, kept with the row
+     * @param untilDeadline how long until the deadline of the pay that made the claim (zero: passed, or none kept); a
+     *                      charge of that pay can reach the provider until then, so an orphan is asked about only after
      */
-    record Claim(Order order, long number) {
+    record Claim(Order order, long number, java.time.Duration untilDeadline) {
+        public Claim(Order order, long number) {
+            this(order, number, java.time.Duration.ZERO);
+        }
     }
 
     /**
@@ -87,6 +93,16 @@ public interface OrderTable {
      * @return the claim, or empty if the order was not CREATED (nothing changed)
      */
     java.util.Optional<Claim> claim(Order paying);
+
+    /**
+     * {@link #claim(Order)}, keeping with the row when the pay's deadline falls, for whoever adopts the claim if this
+     * process dies ({@link #orphanedClaims}); a table whose claims die with the process keeps nothing.
+     *
+     * @param untilDeadline how long until the pay's deadline; {@code null} for a pay without one
+     */
+    default java.util.Optional<Claim> claim(Order paying, java.time.Duration untilDeadline) {
+        return claim(paying);
+    }
 
     /**
      * Takes over the PAYING orders whose claimer is dead — another process that died between its claim and its commit

@@ -16,16 +16,25 @@ import java.util.List;
  *
  * @param order           the claimed order, PAYING
  * @param reservationKeys the key of each item's reservation, in the order of the items
+ * @param untilDeadline   how long until the claiming pay's deadline when the claim was read (an orphan's: when adopted)
  */
-record PayClaim(Order order, List<String> reservationKeys) {
+record PayClaim(Order order, List<String> reservationKeys, java.time.Duration untilDeadline) {
 
     /** @param number this claim's number among the order's claims (1 for its first), kept by the table */
     static PayClaim of(Order paying, long number) {
+        return of(paying, number, java.time.Duration.ZERO);
+    }
+
+    /**
+     * @param number        this claim's number among the order's claims (1 for its first), kept by the table
+     * @param untilDeadline how long until the deadline of the pay that made the claim (zero: passed, or unknown)
+     */
+    static PayClaim of(Order paying, long number, java.time.Duration untilDeadline) {
         List<String> keys = new ArrayList<>(paying.items().size());
         for (int i = 0; i < paying.items().size(); i++) {
             keys.add(reservationKey(paying.id(), number, i));
         }
-        return new PayClaim(paying, List.copyOf(keys));
+        return new PayClaim(paying, List.copyOf(keys), untilDeadline);
     }
 
     /**
@@ -34,5 +43,11 @@ record PayClaim(Order order, List<String> reservationKeys) {
      */
     static String reservationKey(String orderId, long claim, int item) {
         return "rsv:" + orderId + ":" + claim + ":" + item;
+    }
+
+    /** @return the order a {@link #reservationKey} names; empty for a key not made by it */
+    static java.util.Optional<String> orderOf(String reservationKey) {
+        String[] parts = reservationKey.split(":", -1);
+        return parts.length == 4 && parts[0].equals("rsv") && !parts[1].isEmpty() ? java.util.Optional.of(parts[1]) : java.util.Optional.empty();
     }
 }

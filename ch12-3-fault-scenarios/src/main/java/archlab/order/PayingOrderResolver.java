@@ -80,6 +80,6 @@ final class PayingOrderResolver implements Reconciler.Resolver {
 
     @Override
     public List<PayClaim> orphans() {
-        return table.orphanedClaims().stream().map(c -> PayClaim.of(c.order(), c.number())).toList();
+        return table.orphanedClaims().stream().map(c -> PayClaim.of(c.order(), c.number(), c.untilDeadline())).toList();
     }
 }

@@ -52,13 +52,18 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
     private static final String FIND_ORDER = "SELECT o.customer_id, o.status, o.total_cents, o.version,"
             + " i.sku, i.quantity, i.unit_price_cents FROM orders o JOIN order_items i ON i.order_number = o.number"
             + " WHERE o.id = ? ORDER BY i.line_no";
-    private static final String UPDATE = "UPDATE orders SET status = ?, version = ? WHERE id = ? AND status = ?";
-    private static final String CLAIM = "UPDATE orders SET status = 'PAYING', claims = claims + 1, claimed_by = ?"
+    // a change of a PAYING order needs its claim: once a peer adopted it, the database refuses this process's write
+    private static final String UPDATE = "UPDATE orders SET status = ?, version = ? WHERE id = ? AND status = ?"
+            + " AND (status <> 'PAYING' OR claimed_by IS NULL OR claimed_by = ?)";
+    // the pay's deadline on the database's clock (every process reads the same one): an adopter waits for it
+    private static final String CLAIM = "UPDATE orders SET status = 'PAYING', claims = claims + 1, claimed_by = ?,"
+            + " pay_deadline = clock_timestamp() + make_interval(secs => ?::double precision)"
             + " WHERE id = ? AND status = 'CREATED' RETURNING claims";
     // tag::orphans[]
     // takes them over in the same statement: of two processes that look at once, one gets each order
     private static final String ADOPT_ORPHANS = "UPDATE orders SET claimed_by = ? WHERE status = 'PAYING' AND claimed_by <> ?"
-            + " AND NOT " + ProcessLease.ALIVE.formatted("claimed_by") + " RETURNING id, claims";
+            + " AND NOT " + ProcessLease.ALIVE.formatted("claimed_by") + " RETURNING id, claims,"
+            + " GREATEST(0, EXTRACT(EPOCH FROM pay_deadline - clock_timestamp()) * 1e9)::bigint";
     // end::orphans[]
 
     private final DataSource dataSource;
@@ -151,7 +156,7 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
     @Override
     public boolean update(Order next, OrderStatus expected) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(UPDATE)) {
-            return updated(s, next, expected);
+            return updated(s, next, expected, lease.key());
         } catch (SQLException e) {
             throw new DatabaseException("could not update order " + next.id(), e);
         }
@@ -159,11 +164,22 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     @Override
     public java.util.Optional<Claim> claim(Order paying) {
+        return claim(paying, null);
+    }
+
+    @Override
+    public java.util.Optional<Claim> claim(Order paying, java.time.Duration untilDeadline) {
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM)) {
             s.setLong(1, lease.key());
-            s.setString(2, paying.id());
+            if (untilDeadline == null) {
+                s.setNull(2, java.sql.Types.DOUBLE); // no deadline kept: an adopter asks at once
+            } else {
+                s.setDouble(2, untilDeadline.toNanos() / 1e9);
+            }
+            s.setString(3, paying.id());
             try (ResultSet r = s.executeQuery()) {
-                return r.next() ? java.util.Optional.of(new Claim(paying, r.getLong(1))) : java.util.Optional.empty();
+                return r.next() ? java.util.Optional.of(new Claim(paying, r.getLong(1), untilDeadline == null
+                        ? java.time.Duration.ZERO : untilDeadline)) : java.util.Optional.empty();
             }
         } catch (SQLException e) {
             throw new DatabaseException("could not claim order " + paying.id(), e);
@@ -172,19 +188,20 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     @Override
     public List<Claim> orphanedClaims() {
-        java.util.Map<String, Long> numbers = new java.util.LinkedHashMap<>();
+        java.util.Map<String, long[]> numbers = new java.util.LinkedHashMap<>();
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(ADOPT_ORPHANS)) {
             s.setLong(1, lease.key());
             s.setLong(2, lease.key());
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {
-                    numbers.put(r.getString(1), r.getLong(2));
+                    numbers.put(r.getString(1), new long[] {r.getLong(2), r.getLong(3)}); // NULL deadline: 0, ask at once
                 }
             }
         } catch (SQLException e) {
             throw new DatabaseException("could not look for orphaned claims", e);
         }
-        return numbers.entrySet().stream().map(e -> new Claim(current(e.getKey()), e.getValue())).toList();
+        return numbers.entrySet().stream().map(e -> new Claim(current(e.getKey()), e.getValue()[0],
+                java.time.Duration.ofNanos(e.getValue()[1]))).toList();
     }
 
     // tag::commitPaid[]
@@ -193,7 +210,7 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false); // one transaction: the PAID row and its outbox row
             try (PreparedStatement s = c.prepareStatement(UPDATE)) {
-                if (!updated(s, paid, OrderStatus.PAYING)) {
+                if (!updated(s, paid, OrderStatus.PAYING, lease.key())) {
                     c.rollback();
                     return false;
                 }
@@ -227,11 +244,12 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
         return reads.get();
     }
 
-    private static boolean updated(PreparedStatement s, Order next, OrderStatus expected) throws SQLException {
+    private static boolean updated(PreparedStatement s, Order next, OrderStatus expected, long claimer) throws SQLException {
         s.setString(1, next.status().name());
         s.setInt(2, next.version());
         s.setString(3, next.id());
         s.setString(4, expected.name());
+        s.setLong(5, claimer);
         return s.executeUpdate() == 1;
     }
 

@@ -296,7 +296,9 @@ public final class Reconciler {
 
     // tag::adopt[]
     /**
-     * Takes over every order a dead process left PAYING, as an unknown charge due after the settle delay: the process
+     * Takes over every order a dead process left PAYING, as an unknown charge due after the dead pay's own deadline (kept
+     * with the claim: {@code OrderTable.Claim#untilDeadline}) and the settle delay — asked sooner, the provider could
+     * answer "no charge" about a charge still on its way, and the stock would go back as the money lands: the process
      * that claimed it died between its claim and its commit (its lease is gone: {@code OrderTable#orphanedClaims}), so
      * nobody will ever answer for it but this reconciler. The provider is asked by idempotency key, as after a
      * timeout; charged, it is completed to PAID; not, its reservations are released by their keys and it is CREATED
@@ -308,9 +310,9 @@ public final class Reconciler {
     public int adoptOrphans() {
         lastAdoptionNanos = System.nanoTime();
         List<PayClaim> orphans = resolver.orphans();
-        Deadline now = Deadline.after(clock, java.time.Duration.ZERO);
         for (PayClaim orphan : orphans) {
-            checkCharge(orphan.order().id(), orphan.reservationKeys(), now);
+            // not before the dead pay's own deadline: until then a charge of it can still reach the provider
+            checkCharge(orphan.order().id(), orphan.reservationKeys(), Deadline.after(clock, orphan.untilDeadline()));
         }
         adopted.add(orphans.size());
         return orphans.size();

@@ -188,6 +188,11 @@ public final class RedisCachedOrderTable implements OrderTable {
     }
 
     @Override
+    public Optional<Claim> claim(Order paying, java.time.Duration untilDeadline) {
+        return store.claim(paying, untilDeadline);
+    }
+
+    @Override
     public List<Claim> orphanedClaims() {
         return store.orphanedClaims();
     }

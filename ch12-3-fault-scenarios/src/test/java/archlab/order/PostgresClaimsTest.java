@@ -68,4 +68,40 @@ class PostgresClaimsTest {
         assertThat(third.orphanedClaims()).as("now the second's, which is alive").isEmpty();
         assertThat(second.orphanedClaims()).as("its own claims are not orphans").isEmpty();
     }
+
+    @Test
+    @DisplayName("a write that needs a claim its process no longer holds is refused by the database: once a peer adopted the"
+            + " order, the old claimer cannot mark it PAID or CREATED, and the adopter can")
+    void anAdoptedClaimFencesItsOldClaimer() {
+        PostgresOrderTable first = table();
+        Order a = first.insert("cust", ITEMS, 100);
+        Order paying = first.claim(a.markPaying()).orElseThrow().order();
+        PostgresOrderTable second = table();
+        first.close(); // its lease is gone (as when its session drops), its connections still work
+        assertThat(second.orphanedClaims()).hasSize(1);
+
+        assertThat(first.commitPaid(paying.markPaid(), archlab.downstream.Notification.orderPaid(a.id())))
+                .as("the old claimer's PAID").isFalse();
+        assertThat(first.update(paying.markCreated(), OrderStatus.PAYING)).as("the old claimer's release").isFalse();
+        assertThat(second.current(a.id()).status()).isEqualTo(OrderStatus.PAYING);
+        assertThat(second.commitPaid(paying.markPaid(), archlab.downstream.Notification.orderPaid(a.id()))).as("the adopter's").isTrue();
+    }
+
+    @Test
+    @DisplayName("a claim keeps when its pay's deadline falls, on the database's clock: the adopter of an orphan learns how long"
+            + " until then (zero once passed, or for a pay without one)")
+    void anOrphanCarriesItsPaysDeadline() {
+        PostgresOrderTable first = table();
+        Order withDeadline = first.insert("cust", ITEMS, 100);
+        Order without = first.insert("cust", ITEMS, 100);
+        first.claim(withDeadline.markPaying(), java.time.Duration.ofSeconds(20));
+        first.claim(without.markPaying(), null);
+        PostgresOrderTable second = table();
+        first.close();
+
+        java.util.Map<String, java.time.Duration> until = new java.util.HashMap<>();
+        second.orphanedClaims().forEach(c -> until.put(c.order().id(), c.untilDeadline()));
+        assertThat(until.get(withDeadline.id())).isBetween(java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(20));
+        assertThat(until.get(without.id())).isEqualTo(java.time.Duration.ZERO);
+    }
 }

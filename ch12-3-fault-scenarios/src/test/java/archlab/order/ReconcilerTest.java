@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.downstream.ChargeRequest;
+import archlab.downstream.Downstream;
+import archlab.downstream.DownstreamTimeoutException;
 import archlab.downstream.InventoryStub;
 import archlab.downstream.PaymentsStub;
 import archlab.downstream.StubBehaviour;
@@ -81,6 +83,52 @@ class ReconcilerTest {
         assertThat(resolver.created).containsExactly("ord-2");
         assertThat(inventory.reservedUnits("sku-a")).as("ord-1's stock kept, ord-2's released").isEqualTo(2);
         assertThat(reconciler.adopted()).isEqualTo(2);
+    }
+
+    @Test
+    @DisplayName("an orphan is asked about only after the dead pay's own deadline (kept with its claim) and the settle delay: a charge"
+            + " still on its way then is found, and the order is PAID, not released; asked at adoption, the provider had nothing yet")
+    void anOrphanWaitsForTheDeadPaysDeadline() {
+        InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
+        Order paying = new Order("ord-7", "cust", List.of(new Item("sku-a", 1, 400)), 400).markPaying();
+        PayClaim orphan = PayClaim.of(paying, 1, Duration.ofMillis(300)); // the dead pay had 300 ms left
+        inventory.reserve(CTX, orphan.reservationKeys().get(0), "sku-a", 1);
+        resolver.orphans.add(orphan);
+        Reconciler reconciler = reconciler(inventory);
+
+        assertThat(reconciler.adoptOrphans()).isEqualTo(1);
+        clock.advance(Duration.ofMillis(300).plus(SETTINGS.settleDelay()).minusNanos(1));
+        assertThat(reconciler.reconcileDue().taken()).as("not before the dead pay's deadline and the settle delay").isZero();
+        assertThat(reconciler.checked()).isZero();
+        payments.charge(CTX, new ChargeRequest("ord-7", 400, ChargeKey.of("ord-7"))); // the dead pay's charge lands
+        clock.advance(Duration.ofNanos(1));
+        reconciler.reconcileDue();
+
+        assertThat(resolver.paid).containsExactly("ord-7");
+        assertThat(resolver.created).isEmpty();
+        assertThat(inventory.reservedUnits("sku-a")).as("its stock kept").isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("a charge the provider says is in progress is asked about again later, never taken for 'no charge'")
+    void inProgressIsAskedAgain() {
+        InventoryStub inventory = new InventoryStub(StubBehaviour.INSTANT);
+        Downstream late = Downstream.withLateCharges(archlab.downstream.DownstreamSettings.INSTANT,
+                archlab.downstream.LatencyModel.constant(Duration.ofSeconds(30)));
+        Order paying = new Order("ord-8", "cust", List.of(new Item("sku-a", 1, 400)), 400).markPaying();
+        PayClaim claim = PayClaim.of(paying, 1);
+        inventory.reserve(CTX, claim.reservationKeys().get(0), "sku-a", 1);
+        assertThatThrownBy(() -> late.payments().charge(RequestContext.withTimeout(NanoClock.SYSTEM, Duration.ofMillis(5)),
+                new ChargeRequest("ord-8", 400, ChargeKey.of("ord-8")))).isInstanceOf(DownstreamTimeoutException.class);
+        Reconciler reconciler = new Reconciler(inventory, late.payments(), clock, Runnable::run, SETTINGS, resolver);
+        reconciler.checkCharge("ord-8", claim.reservationKeys(), Deadline.after(clock, Duration.ZERO));
+        clock.advance(SETTINGS.settleDelay());
+        reconciler.reconcileDue();
+
+        assertThat(resolver.created).as("not released while the charge is in progress").isEmpty();
+        assertThat(resolver.paid).isEmpty();
+        assertThat(reconciler.pending()).as("asked again later").isEqualTo(1);
+        assertThat(inventory.reservedUnits("sku-a")).isEqualTo(1);
     }
 
     @Test

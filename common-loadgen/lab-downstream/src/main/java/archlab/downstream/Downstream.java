@@ -40,6 +40,21 @@ public record Downstream(InventoryStub inventory, PaymentsStub payments, Notifie
                 new NotifierStub(settings.notifyBehaviour()));
     }
 
+    /**
+     * @param landing each keyed charge's latency, drawn per call: its money moves at the end of it, not on arrival
+     *                ({@link PaymentsStub}'s late mode; the settings' payment latency is not used)
+     * @return fresh stubs behaving as {@code settings} say, but the provider's charges landing late
+     */
+    public static Downstream withLateCharges(DownstreamSettings settings, LatencyModel landing) {
+        Objects.requireNonNull(settings, "settings");
+        Objects.requireNonNull(landing, "landing");
+        return new Downstream(
+                new InventoryStub(settings.inventoryBehaviour()),
+                new PaymentsStub(new StubBehaviour(landing, settings.paymentBehaviour().errors()), settings.paymentLostReplies(),
+                        null, null, true),
+                new NotifierStub(settings.notifyBehaviour()));
+    }
+
     /** @return fresh stubs with zero latency and no faults ({@link DownstreamSettings#INSTANT}): for unit tests */
     public static Downstream instant() {
         return create(DownstreamSettings.INSTANT);

@@ -164,6 +164,22 @@ public final class InventoryStub implements Inventory {
         return reservedUnitsBySku.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
+    /**
+     * The keyed reservations held now, from the stub's books: for an audit per order, by whoever knows how its keys
+     * name their orders. Unkeyed reserves ({@link #reserve(RequestContext, String, int)}) are not here.
+     *
+     * @return a snapshot: each key whose reservation is made and not released, and its units
+     */
+    public java.util.Map<String, Long> heldUnitsByKey() {
+        java.util.Map<String, Long> held = new java.util.TreeMap<>();
+        reservationsByKey.forEach((key, r) -> {
+            if (!r.released()) {
+                held.put(key, (long) r.quantity());
+            }
+        });
+        return java.util.Collections.unmodifiableMap(held);
+    }
+
     /** @return reserve calls that took effect (including those whose reply then timed out) */
     public long reservations() {
         return reservations.sum();

@@ -55,11 +55,24 @@ public final class PaymentsStub implements Payments {
      * @param charge    the charge it made, or {@code null} if it was declined
      * @param firstCall the call that answered first
      */
-    private record FirstAnswer(ChargeRequest request, ChargeResult charge, long firstCall) {
+    private record FirstAnswer(ChargeRequest request, ChargeResult charge, long firstCall, long landsAtNanos,
+                               java.util.concurrent.atomic.AtomicBoolean landed) {
+        FirstAnswer(ChargeRequest request, ChargeResult charge, long firstCall) {
+            this(request, charge, firstCall, 0, new java.util.concurrent.atomic.AtomicBoolean(true));
+        }
+
         boolean declined() {
             return charge == null;
         }
     }
+
+    /** Lands late charges at their instant, whoever is waiting for them or not: one daemon thread for every stub. */
+    private static final java.util.concurrent.ScheduledExecutorService LANDINGS =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "payments-landings");
+                t.setDaemon(true);
+                return t;
+            });
 
     private final FaultModel declines;
     private final FaultModel lostReplies;
@@ -74,6 +87,7 @@ public final class PaymentsStub implements Payments {
     private final Bucket quota;
     private final Quota quotaSettings;
     private final LongAdder overQuota = new LongAdder();
+    private final boolean landsLate;
 
     /**
      * The provider's quota: at most {@code chargesPerSecond} calls a second, refilled greedily, bursts of {@code burst}.
@@ -115,7 +129,22 @@ public final class PaymentsStub implements Payments {
      * @param quota the provider's quota; {@code null} for none
      */
     public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.PoolSettings pool, Quota quota) {
+        this(behaviour, lostReplies, pool, quota, false);
+    }
+
+    /**
+     * A provider whose money moves late: a keyed charge it accepts takes effect at the end of the call's latency
+     * (drawn per call), not when the request arrives — whether the caller still waits or gave up at its deadline. Until
+     * then the key's charge is <em>in progress</em>: {@link #findByIdempotencyKey} and a retry of the key throw
+     * {@link DownstreamTimeoutException} saying so (ask again), as a real provider's "processing" status does. The
+     * reply leaves as the money moves. A request that arrives past its deadline is still refused at step 2.
+     *
+     * @param landsLate true for this mode; false: the charge is in the books on arrival, its latency on the reply
+     */
+    public PaymentsStub(StubBehaviour behaviour, FaultModel lostReplies, ConnectionPool.PoolSettings pool, Quota quota,
+                        boolean landsLate) {
         Objects.requireNonNull(behaviour, "behaviour");
+        this.landsLate = landsLate;
         this.quotaSettings = quota;
         this.quota = quota == null ? null : Bucket.builder()
                 .addLimit(l -> l.capacity(quota.burst()).refillGreedy(quota.chargesPerSecond(), Duration.ofSeconds(1)))
@@ -146,6 +175,9 @@ public final class PaymentsStub implements Payments {
             throw new PaymentDeclinedException(NAME, callIndex, "over the provider's quota of "
                     + quotaSettings.chargesPerSecond() + " charges/s (call " + callIndex + "): nothing charged");
         }
+        if (landsLate && request.idempotencyKey() != null) {
+            return chargeLandingLate(ctx, request, callIndex);
+        }
         ChargeResult result = answer(request, callIndex);
         calls.replyDelay(ctx, callIndex);
         if (lostReplies.failsCall(callIndex)) {
@@ -155,6 +187,58 @@ public final class PaymentsStub implements Payments {
         }
         calls.countSucceeded();
         return result;
+    }
+
+    /** A keyed charge in the late mode: the money moves at the end of the call's latency, the reply with it. */
+    private ChargeResult chargeLandingLate(RequestContext ctx, ChargeRequest request, long callIndex) {
+        long latencyNanos = calls.latencyNanosOf(callIndex);
+        long landsAt = System.nanoTime() + latencyNanos;
+        FirstAnswer[] answeredNow = new FirstAnswer[1];
+        FirstAnswer first = firstAnswerByKey.computeIfAbsent(request.idempotencyKey(), k -> answeredNow[0] = declines.failsCall(callIndex)
+                ? new FirstAnswer(request, null, callIndex)
+                : new FirstAnswer(request, newCharge(request), callIndex, landsAt, new java.util.concurrent.atomic.AtomicBoolean()));
+        if (first != answeredNow[0]) {
+            if (!landedIfDue(first)) {
+                calls.countInjectedError();
+                throw inProgress(request.idempotencyKey(), callIndex);
+            }
+            ChargeResult replay = answer(request, callIndex); // landed: the key's first answer, replayed
+            calls.replyDelay(ctx, callIndex);
+            calls.countSucceeded();
+            return replay;
+        }
+        if (first.declined()) {
+            throw decline(request, callIndex);
+        }
+        LANDINGS.schedule(() -> landedIfDue(first), latencyNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        calls.replyDelay(ctx, callIndex); // the caller waits for the money, never past its deadline; it lands regardless
+        landedIfDue(first);
+        if (lostReplies.failsCall(callIndex)) {
+            calls.countInjectedError();
+            repliesLost.increment();
+            throw new PaymentReplyLostException(callIndex, request.orderId());
+        }
+        calls.countSucceeded();
+        return first.charge();
+    }
+
+    /** Records a late charge once its instant has come (once, whoever asks first). @return whether it has landed */
+    private boolean landedIfDue(FirstAnswer first) {
+        if (first.landed().get()) {
+            return true;
+        }
+        if (System.nanoTime() - first.landsAtNanos() < 0) {
+            return false;
+        }
+        if (first.landed().compareAndSet(false, true)) {
+            ledger.recordCharge(first.charge());
+        }
+        return true;
+    }
+
+    private static DownstreamTimeoutException inProgress(String key, long callIndex) {
+        return new DownstreamTimeoutException(NAME, callIndex, false, NAME + ": the charge of key " + key
+                + " is in progress (its money has not moved yet): ask again");
     }
 
     /** Steps 4 to 6: the key's first answer replayed, or a new decline, or a new charge. */
@@ -205,7 +289,13 @@ public final class PaymentsStub implements Payments {
             throw new IllegalArgumentException("idempotencyKey must not be blank, was '" + idempotencyKey + "'");
         }
         FirstAnswer first = firstAnswerByKey.get(idempotencyKey);
-        return first == null || first.declined() ? Optional.empty() : Optional.of(first.charge());
+        if (first == null || first.declined()) {
+            return Optional.empty();
+        }
+        if (!landedIfDue(first)) {
+            throw inProgress(idempotencyKey, -1);
+        }
+        return Optional.of(first.charge());
     }
 
     /** @return the provider's books: every charge, replay and refund */

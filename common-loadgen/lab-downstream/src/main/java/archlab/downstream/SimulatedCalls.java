@@ -79,7 +79,8 @@ final class SimulatedCalls {
         return new StubCounters(calls.get(), succeeded.sum(), injectedErrors.sum(), timeouts.sum());
     }
 
-    private long latencyNanosOf(long callIndex) {
+    /** @return the latency of call {@code callIndex}, in nanoseconds */
+    long latencyNanosOf(long callIndex) {
         Duration delay = latency.latencyOf(callIndex);
         if (delay == null || delay.isNegative()) {
             throw new IllegalStateException(stub + " latency model returned " + delay + " for call #" + callIndex

@@ -151,8 +151,8 @@ final class HardeningClaims {
         }
 
         String describe() {
-            return String.format(Locale.ROOT, "%s %.1f ms (allowed %.1f: the wire's round trip %.1f ms)%s (%s, stalls summed %.1f ms)",
-                    bench, nanos / 1e6, allowedNanos() / 1e6, wireNanos / 1e6,
+            return String.format(Locale.ROOT, "%s %.1f ms%s%s (%s, stalls summed %.1f ms)", bench, nanos / 1e6, wireNanos == 0 ? ""
+                            : String.format(Locale.ROOT, " (allowed %.1f: the wire's round trip %.1f ms)", allowedNanos() / 1e6, wireNanos / 1e6),
                     pays.mustPay() ? ", answered " + pays.answers() + ", " + pays.paidOnce() + " PAID with one charge" : "",
                     stalls.described(), stalls.nanos() / 1e6);
         }

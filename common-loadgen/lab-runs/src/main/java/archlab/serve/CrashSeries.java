@@ -2,9 +2,11 @@ package archlab.serve;
 
 import archlab.downstream.Downstream;
 import archlab.downstream.DownstreamSettings;
+import archlab.downstream.LatencyModel;
 import archlab.downstream.remote.DownstreamServer;
 import archlab.loadgen.BookWorkload;
 import archlab.report.MoneyEvidence;
+import archlab.report.OrderAudit;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,10 +69,20 @@ public final class CrashSeries {
     /**
      * @param paying     orders left PAYING (a pay between its claim and its commit)
      * @param outboxOpen notifications left pending or in flight
+     * @param payingIds  the ids of the orders left PAYING, when the store names them (empty otherwise)
      */
-    public record Left(long paying, long outboxOpen) {
+    public record Left(long paying, long outboxOpen, Set<String> payingIds) {
         /** What a store in the child's heap leaves: nothing anyone can read. */
         public static final Left NOT_VISIBLE = new Left(-1, -1);
+
+        public Left {
+            payingIds = Set.copyOf(payingIds);
+        }
+
+        /** Counts without the ids. */
+        public Left(long paying, long outboxOpen) {
+            this(paying, outboxOpen, Set.of());
+        }
 
         String text() {
             return this == NOT_VISIBLE || paying < 0 ? "n/a" : paying + "/" + outboxOpen;
@@ -136,12 +148,27 @@ public final class CrashSeries {
      * @param child       what is killed
      * @param schedule    when and under what load
      * @param settleLimit how long the last start may take to leave nothing PAYING and every PAID order notified
+     * @param orderOfKey  the order a reservation key names, for the audit per order; {@code null}: the keys name none
+     * @param lateCharges the provider's charges land this late, drawn per call ({@link Downstream#withLateCharges});
+     *                    {@code null}: the book's provider, whose charge is in its books on arrival
      */
-    public record CrashSettings(Child child, Schedule schedule, Duration settleLimit) {
+    public record CrashSettings(Child child, Schedule schedule, Duration settleLimit, Function<String, Optional<String>> orderOfKey,
+                                LatencyModel lateCharges) {
 
-        /** {@link Schedule#of} and 60 s to settle. */
+        /** {@link Schedule#of}, 60 s to settle, no reservation key read, the book's provider. */
         public static CrashSettings of(Class<?> mainClass, String store, List<String> childOptions, int kills, long firstSeed) {
-            return new CrashSettings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60));
+            return new CrashSettings(new Child(mainClass, store, childOptions), Schedule.of(kills, firstSeed), Duration.ofSeconds(60),
+                    null, null);
+        }
+
+        /** @return these settings, the audit reading reservation keys with {@code orderOfKey} */
+        public CrashSettings withOrderOfKey(Function<String, Optional<String>> orderOfKey) {
+            return new CrashSettings(child, schedule, settleLimit, orderOfKey, lateCharges);
+        }
+
+        /** @return these settings, the provider's charges landing {@code landing} after they arrive */
+        public CrashSettings withLateCharges(LatencyModel landing) {
+            return new CrashSettings(child, schedule, settleLimit, orderOfKey, landing);
         }
     }
 
@@ -160,14 +187,19 @@ public final class CrashSeries {
 
         public String line(int of) {
             return String.format(java.util.Locale.ROOT, "kill %d/%d seed=%d after=%dms acked_creates=%d acked_pays=%d"
-                    + " unanswered=%d refused=%d start=%dms exit=%d left_paying/outbox=%s", number, of, seed,
+                    + " unanswered=%d refused=%d start=%dms exit=%d left_paying/outbox=%s charged_in_window=%s", number, of, seed,
                     killAfter.toMillis(), acked.creates(), acked.pays(), acked.unanswered(), acked.refused(),
-                    start.toMillis(), ending.exitCode(), ending.left().text());
+                    start.toMillis(), ending.exitCode(), ending.left().text(),
+                    ending.chargedInWindow() < 0 ? "n/a" : Long.toString(ending.chargedInWindow()));
         }
     }
 
-    /** How a child ended: its exit code, and what it left in the store. */
-    public record Ending(int exitCode, Left left) {
+    /**
+     * How a child ended: its exit code, what it left in the store, and how many of the orders it left PAYING the provider
+     * had already charged — a kill between a charge and its PAID commit, the window the reconciler exists for
+     * ({@code -1}: the store does not name them).
+     */
+    public record Ending(int exitCode, Left left, long chargedInWindow) {
     }
 
     /**
@@ -184,44 +216,9 @@ public final class CrashSeries {
     public record Losses(long creates, long pays, long unknownStatus, long duplicates, long redeliveries, long chargeReplays) {
     }
 
-    /**
-     * A series' outcome.
-     *
-     * @param acked       what the clients were answered over all kills
-     * @param losses      what the kills lost
-     * @param money       the books after the last start settled (charged but not PAID, double charges, PAID not notified, leaks)
-     * @param settled     whether the last start left nothing PAYING and every PAID order notified in time, and when
-     */
-    public record CrashSeriesResult(CrashSettings settings, List<Kill> kills, Acknowledged acked, Losses losses, MoneyEvidence money,
-                         Settled settled) {
 
-        /** @return acknowledged work lost: creates and pays */
-        public long lost() {
-            return losses.creates() + losses.pays();
-        }
-
-        /** @return {@code crash kills=N lost=L duplicates=D charged_not_paid=C}: the line the bar names */
-        public String summaryLine() {
-            return "crash kills=" + kills.size() + " lost=" + lost() + " duplicates=" + losses.duplicates()
-                    + " charged_not_paid=" + money.chargedButNotPaid();
-        }
-
-        /** @return everything the series measured, in one line */
-        public String detailLine() {
-            long first = settings.schedule().firstSeed();
-            return "crash store=" + settings.child().store() + " kills=" + kills.size() + " seeds=" + first + ".."
-                    + (first + kills.size() - 1) + " acked_creates=" + acked.creates() + " acked_pays=" + acked.pays()
-                    + " lost_creates=" + losses.creates() + " lost_pays=" + losses.pays()
-                    + " unknown_status=" + losses.unknownStatus() + " duplicates=" + losses.duplicates()
-                    + " redeliveries=" + losses.redeliveries() + " charged_not_paid=" + money.chargedButNotPaid()
-                    + " double_charges=" + money.doubleCharges() + " paid_not_notified=" + money.paidButNotNotified()
-                    + " reservations_leaked=" + money.reservationsLeaked() + " charges=" + money.charges()
-                    + " charge_replays=" + losses.chargeReplays()
-                    + " paid=" + money.paidOrders() + " refused=" + acked.refused()
-                    + " left_paying=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().paying())).sum()
-                    + " left_outbox=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().outboxOpen())).sum()
-                    + " settled=" + settled.settled() + " settle=" + settled.took().toMillis() + "ms";
-        }
+    /** The books after the last start settled: in sums ({@link MoneyEvidence}) and order by order ({@link OrderAudit}). */
+    public record Books(MoneyEvidence money, OrderAudit audit) {
     }
 
     /** Whether the last start settled, and how long it took (or the limit). */
@@ -241,7 +238,8 @@ public final class CrashSeries {
      */
     public static CrashSeriesResult run(CrashSettings settings, Function<URI, OrderProbe> probe, LeftBehind leftBehind, Consumer<String> out)
             throws InterruptedException {
-        Downstream downstream = Downstream.create(DownstreamSettings.BOOK);
+        Downstream downstream = settings.lateCharges() == null ? Downstream.create(DownstreamSettings.BOOK)
+                : Downstream.withLateCharges(DownstreamSettings.BOOK, settings.lateCharges());
         try (DownstreamServer stubs = DownstreamServer.start(downstream)) {
             List<String> options = new ArrayList<>(ServedProcess.DEFAULT_JVM_OPTIONS);
             options.add("-D" + DOWNSTREAM_PROPERTY + "=" + stubs.baseUri());
@@ -264,7 +262,11 @@ public final class CrashSeries {
                     Duration start = Duration.ofNanos(System.nanoTime() - started);
                     load = CrashLoad.until(child.baseUri(), schedule.clients(), schedule.deadline(), after, child::kill);
                     exit = child.awaitExit();
-                    Kill kill = new Kill(k, seed, after, start, acknowledged(load), new Ending(exit, leftBehind.count()));
+                    Left left = leftBehind.count();
+                    long inWindow = left == Left.NOT_VISIBLE || left.payingIds().size() != left.paying() ? -1
+                            : left.payingIds().stream().filter(id -> !downstream.ledger().chargesFor(id).isEmpty()).count();
+                    Kill kill = new Kill(k, seed, after, start, new Acknowledged(load.ackedCreates().size(), load.ackedPays().size(), load.unanswered(),
+                            load.refused()), new Ending(exit, left, inWindow));
                     kills.add(kill);
                     out.accept(kill.line(schedule.kills()));
                 }
@@ -303,6 +305,9 @@ public final class CrashSeries {
                 }
                 MoneyEvidence money = MoneyEvidence.measure(downstream, universe,
                         id -> store.status(id).filter(PAID::equals).isPresent(), id -> BookWorkload.QUANTITY);
+                // read while the last start serves: a store in its heap answers over HTTP
+                OrderAudit audit = OrderAudit.of(downstream, universe, id -> store.status(id).filter(PAID::equals).isPresent(),
+                        id -> BookWorkload.QUANTITY, settings.orderOfKey());
                 last.stop();
                 Losses losses = new Losses(lostCreates, lostPays, unknown, downstream.notifier().duplicateNotifications(),
                         downstream.notifier().redeliveries(), downstream.ledger().replays());
@@ -310,17 +315,15 @@ public final class CrashSeries {
                         ackedPays.stream().mapToLong(Set::size).sum(),
                         kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum() + load.unanswered(),
                         kills.stream().mapToLong(kk -> kk.acked().refused()).sum() + load.refused());
-                CrashSeriesResult result = new CrashSeriesResult(settings, List.copyOf(kills), total, losses, money, settledIn);
+                CrashSeriesResult result = new CrashSeriesResult(settings, List.copyOf(kills), total, losses, new Books(money, audit), settledIn);
                 out.accept(result.detailLine());
+                out.accept(audit.line());
                 out.accept(result.summaryLine());
                 return result;
             }
         }
     }
 
-    private static Acknowledged acknowledged(CrashLoad.Answers load) {
-        return new Acknowledged(load.ackedCreates().size(), load.ackedPays().size(), load.unanswered(), load.refused());
-    }
 
     /** Waits until no order of {@code universe} is PAYING and every PAID one was notified, or {@code limit} passed. */
     private static boolean awaitSettled(OrderProbe store, Set<String> universe, Downstream downstream, Duration limit) {
