@@ -15,11 +15,13 @@ import java.util.TreeSet;
  * @param name  the file's name without {@code .patch}
  * @param base  the checkpoint module it patches, e.g. {@code ch12-2-cache-outbox-ratelimit}
  * @param grade the chapter that grades it: 12.2 or 12.3
- * @param loses the claims it must lose — exactly these, no more
+ * @param loses the claims it must lose on every seed
+ * @param mayAlsoLose claims it loses on some seeds' inputs only (optional header {@code May also lose: ids — why}): the
+ *              harm is real, but whether the drawn inputs reach it is the seed's; none other may be lost
  * @param guide the guide's one-line description of the mistake
  * @param patch the patch file
  */
-record WrongSolution(String name, String base, String grade, Set<String> loses, String guide, Path patch) {
+record WrongSolution(String name, String base, String grade, Set<String> loses, Set<String> mayAlsoLose, String guide, Path patch) {
 
     static final Path FOLDER = Path.of("grading", "wrong");
 
@@ -32,7 +34,13 @@ record WrongSolution(String name, String base, String grade, Set<String> loses, 
         PatchHeader h = PatchHeader.read(patch, List.of("Wrong solution", "Base", "Grade", "Loses", "Guide"));
         Set<String> loses = new TreeSet<>(Arrays.stream(h.get("Loses").split(",")).map(String::trim)
                 .filter(s -> !s.isEmpty()).toList());
-        return new WrongSolution(h.name(), h.get("Base"), h.get("Grade"), loses, h.get("Guide"), patch);
+        String also = h.get("May also lose");
+        Set<String> mayAlsoLose = new TreeSet<>(also == null ? List.of() : Arrays.stream(also.split(" — ", 2)[0].split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList());
+        if (also != null && (mayAlsoLose.isEmpty() || !also.contains(" — "))) {
+            throw new IllegalArgumentException(patch + ": 'May also lose:' names claims, then ' — ' and why");
+        }
+        return new WrongSolution(h.name(), h.get("Base"), h.get("Grade"), loses, mayAlsoLose, h.get("Guide"), patch);
     }
 
     /** @return the guide's table row: the description, then the claims that catch it */

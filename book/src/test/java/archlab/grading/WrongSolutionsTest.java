@@ -50,16 +50,17 @@ class WrongSolutionsTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (String[] control : List.of(new String[] {"ch12-2-cache-outbox-ratelimit", "12.2"}, new String[] {"ch12-3-fault-scenarios", "12.3"})) {
             tests.add(DynamicTest.dynamicTest("control: " + control[0] + " as shipped, grade " + control[1] + ", loses nothing",
-                    () -> judge("control/" + control[0], control[0], control[1], null, Set.of(), "as shipped")));
+                    () -> judge("control/" + control[0], control[0], control[1], null, Set.of(), Set.of(), "as shipped")));
         }
         for (WrongSolution w : WrongSolution.all(BOOK)) {
             tests.add(DynamicTest.dynamicTest(w.name() + " (" + w.base() + ", grade " + w.grade() + ") loses " + w.loses(),
-                    () -> judge(w.name(), w.base(), w.grade(), w.patch(), w.loses(), w.guide())));
+                    () -> judge(w.name(), w.base(), w.grade(), w.patch(), w.loses(), w.mayAlsoLose(), w.guide())));
         }
         return tests.stream();
     }
 
-    private static void judge(String name, String base, String grade, Path patch, Set<String> expected, String guide) throws Exception {
+    private static void judge(String name, String base, String grade, Path patch, Set<String> expected, Set<String> mayAlsoLose,
+                              String guide) throws Exception {
         PatchedSolution solution = PatchedSolution.build(BOOK, "wrong/" + name, base, patch);
 
         // every claim already reruns a disturbed judgement; a claim still not judged after that is graded again with
@@ -72,10 +73,13 @@ class WrongSolutionsTest {
 
         Set<String> lost = g.lost();
         Set<String> notJudged = g.notJudged();
-        boolean asSaid = lost.equals(new TreeSet<>(expected)) && notJudged.isEmpty();
+        Set<String> beyond = new TreeSet<>(lost);
+        beyond.removeAll(expected);
+        boolean asSaid = lost.containsAll(expected) && mayAlsoLose.containsAll(beyond) && notJudged.isEmpty();
         String line = String.format("wrong %s (%s, grade %s, seed %d): %s, lost %s%s — %s", name, base, grade, SEED,
                 g.scorecard().summary().replaceFirst(" \\(.*", ""), lost, notJudged.isEmpty() ? "" : " (not judged " + notJudged + ")",
-                asSaid ? "as the guide says" : "the guide says " + expected);
+                (asSaid ? "as the guide says" : "the guide says " + expected) + (mayAlsoLose.isEmpty() ? ""
+                        : " (on some seeds also " + mayAlsoLose + ")"));
         System.out.println(line);
         LINES.add(line);
         Map<String, Object> row = new LinkedHashMap<>();
@@ -88,13 +92,15 @@ class WrongSolutionsTest {
         row.put("pointsPossible", g.scorecard().pointsPossible());
         row.put("lost", List.copyOf(lost));
         row.put("expected", List.copyOf(new TreeSet<>(expected)));
+        row.put("mayAlsoLose", List.copyOf(mayAlsoLose));
         row.put("notJudged", List.copyOf(notJudged));
         row.put("refusals", g.scorecard().refusals());
         row.put("asTheGuideSays", asSaid);
         ROWS.add(row);
         assertThat(g.scorecard().refusals()).as(name + " is graded, not refused").isEmpty();
         assertThat(notJudged).as(name + ": claims not judged (the machine stalled in every attempt)").isEmpty();
-        assertThat(lost).as(name + " loses exactly the claims the guide says catch it").isEqualTo(new TreeSet<>(expected));
+        assertThat(lost).as(name + " loses the claims the guide says catch it").containsAll(expected);
+        assertThat(beyond).as(name + " loses nothing beyond them but what its header says some seeds reach").isSubsetOf(mayAlsoLose);
     }
 
     @AfterAll

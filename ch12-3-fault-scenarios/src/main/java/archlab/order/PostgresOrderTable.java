@@ -169,6 +169,10 @@ public final class PostgresOrderTable implements OrderTable, AutoCloseable {
 
     @Override
     public java.util.Optional<Claim> claim(Order paying, java.time.Duration untilDeadline) {
+        if (!lease.stillHeld()) { // its claims would be a dead owner's at once: a peer adopts them; take none
+            throw new DatabaseException("could not claim order " + paying.id(), new java.sql.SQLException(
+                    "this process's lease on the database is gone: it takes no new pay (a live process adopts what it left)"));
+        }
         try (Connection c = dataSource.getConnection(); PreparedStatement s = c.prepareStatement(CLAIM)) {
             s.setLong(1, lease.key());
             if (untilDeadline == null) {

@@ -32,8 +32,13 @@ public final class ProcessLease implements AutoCloseable {
             + " AND l.objsubid = 1 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
             + " AND ((l.classid::bigint << 32) | l.objid::bigint) = %s)";
 
+    /** How often {@link #stillHeld()} looks at the lease's session; between looks it answers the last look. */
+    public static final java.time.Duration LOOK_EVERY = java.time.Duration.ofSeconds(1);
+
     private final long key;
     private final Connection held;
+    private long lastLookNanos = System.nanoTime();
+    private boolean heldAtLastLook = true;
 
     private ProcessLease(long key, Connection held) {
         this.key = key;
@@ -73,9 +78,31 @@ public final class ProcessLease implements AutoCloseable {
         return key;
     }
 
+    /**
+     * Whether this process still holds its lease, as of a look at most {@link #LOOK_EVERY} ago (a look is one round trip
+     * on the lease's own connection). A session that dropped — the server ended it, the network cut it — took the lock
+     * with it: a peer may already be adopting this process's claims, so a process whose lease is gone takes no new work.
+     * Thread-safe: one look at a time.
+     */
+    public synchronized boolean stillHeld() {
+        long now = System.nanoTime();
+        if (heldAtLastLook && now - lastLookNanos >= LOOK_EVERY.toNanos()) {
+            lastLookNanos = now;
+            try {
+                heldAtLastLook = held.isValid(1);
+            } catch (SQLException e) {
+                heldAtLastLook = false;
+            }
+        }
+        return heldAtLastLook;
+    }
+
     /** Releases the lease: the process's rows look abandoned from now on, as after its death. */
     @Override
     public void close() {
+        synchronized (this) {
+            heldAtLastLook = false;
+        }
         try (Connection c = held; PreparedStatement s = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
             s.setLong(1, key); // explicitly: the pool keeps the session open when the connection goes back to it
             s.executeQuery().close();

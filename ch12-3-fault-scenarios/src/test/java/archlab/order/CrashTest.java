@@ -99,6 +99,7 @@ class CrashTest {
                     .as("orders left PAYING and notifications left undelivered by the kills: they landed mid-work").isPositive();
             assertThat(r.settled().settled()).as("the last start left nothing PAYING and notified every PAID order").isTrue();
             assertThat(r.lost()).as("acknowledged work lost").isZero();
+            assertThat(r.acked().serverErrors()).as("requests answered 500").isZero();
             assertThat(r.losses().duplicates()).as("orders notified more than once").isZero();
             assertThat(r.money().chargedButNotPaid()).as("charged but not PAID").isZero();
             assertThat(r.money().doubleCharges()).as("double charges").isZero();
@@ -135,6 +136,7 @@ class CrashTest {
             assertThat(r.acked().pays()).as("pays acknowledged before the kills").isPositive();
             assertThat(r.settled().settled()).as("the last start left nothing PAYING and notified every PAID order").isTrue();
             assertThat(r.lost()).as("acknowledged work lost").isZero();
+            assertThat(r.acked().serverErrors()).as("requests answered 500").isZero();
             assertThat(r.audit().clean()).as(r.audit().line()).isTrue();
         }
     }
@@ -179,6 +181,7 @@ class CrashTest {
             assertThat(r.settled()).as("the survivor finished the dead one's work within the limit: " + r.line()).isTrue();
             assertThat(List.of(r.ending().inFlightLeft(), r.ending().pendingLeft(), r.ending().payingLeft(), r.ending().lost())).as("in_flight_left, pending_left,"
                     + " paying_left, lost").containsOnly(0L);
+            assertThat(r.dead().serverErrors() + r.survivor().serverErrors()).as("requests answered 500").isZero();
             assertThat(r.audit().clean()).as(r.audit().line()).isTrue();
             assumeThat(r.deadPaying() + r.leftAtKill().outboxOpen()).as("not judged: the kill left the survivor nothing to take"
                     + " over (no order PAYING, no outbox row open)").isPositive();

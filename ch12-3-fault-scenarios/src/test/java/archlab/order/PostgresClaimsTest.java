@@ -1,6 +1,7 @@
 package archlab.order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.clock.NanoClock;
 import archlab.db.LabDatabase;
@@ -103,5 +104,26 @@ class PostgresClaimsTest {
         second.orphanedClaims().forEach(c -> until.put(c.order().id(), c.untilDeadline()));
         assertThat(until.get(withDeadline.id())).isBetween(java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(20));
         assertThat(until.get(without.id())).isEqualTo(java.time.Duration.ZERO);
+    }
+
+    @Test
+    @DisplayName("a process whose lease session the server ended takes no new pay: its next claim is refused, saying why, and"
+            + " the order stays CREATED")
+    void aProcessThatLostItsLeaseTakesNoNewWork() throws Exception {
+        PostgresOrderTable lost = table();
+        Order a = lost.insert("cust", ITEMS, 100);
+        try (java.sql.Connection admin = database.dataSource().getConnection();
+             java.sql.PreparedStatement end = admin.prepareStatement("SELECT pg_terminate_backend(l.pid) FROM pg_locks l"
+                     + " WHERE l.locktype = 'advisory' AND ((l.classid::bigint << 32) | l.objid::bigint) = ?")) {
+            end.setLong(1, lost.lease().key());
+            end.executeQuery().close();
+        }
+        long until = System.nanoTime() + ProcessLease.LOOK_EVERY.multipliedBy(5).toNanos();
+        while (lost.lease().stillHeld() && System.nanoTime() - until < 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // the lease is looked at once a second
+        }
+        assertThatThrownBy(() -> lost.claim(a.markPaying())).isInstanceOf(DatabaseException.class)
+                .hasMessageContaining("lease on the database is gone");
+        assertThat(table().current(a.id()).status()).isEqualTo(OrderStatus.CREATED);
     }
 }

@@ -34,8 +34,10 @@ final class CrashLoad {
      * @param payAttempted  orders a pay was sent for, answered or not
      * @param unanswered    requests that got no answer: in flight at the kill, or past their deadline
      * @param refused       requests answered with neither 201 (a create) nor 200 (a pay): an error status, or a 409
+     * @param serverErrors  of those, the ones answered 500: the server failed in a way it did not classify
      */
-    record Answers(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered, int refused) {
+    record Answers(Set<String> ackedCreates, Set<String> ackedPays, Set<String> payAttempted, int unanswered, int refused,
+                   int serverErrors) {
     }
 
     /** What ends the load: the kill. */
@@ -54,6 +56,7 @@ final class CrashLoad {
         Set<String> attempted = ConcurrentHashMap.newKeySet();
         AtomicInteger unanswered = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
+        AtomicInteger serverErrors = new AtomicInteger();
         AtomicBoolean killed = new AtomicBoolean();
         try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(deadline).build()) {
@@ -68,6 +71,7 @@ final class CrashLoad {
                             Matcher id = ID.matcher(create.body());
                             if (create.statusCode() != 201 || !id.find()) {
                                 refused.incrementAndGet();
+                                serverErrors.addAndGet(create.statusCode() == 500 ? 1 : 0);
                                 continue;
                             }
                             created.add(id.group(1));
@@ -78,6 +82,7 @@ final class CrashLoad {
                                 paid.add(id.group(1));
                             } else {
                                 refused.incrementAndGet();
+                                serverErrors.addAndGet(pay.statusCode() == 500 ? 1 : 0);
                             }
                         } catch (IOException e) {
                             unanswered.incrementAndGet();
@@ -95,7 +100,8 @@ final class CrashLoad {
                 t.join();
             }
         }
-        return new Answers(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get(), refused.get());
+        return new Answers(Set.copyOf(created), Set.copyOf(paid), Set.copyOf(attempted), unanswered.get(), refused.get(),
+                serverErrors.get());
     }
 
     private static HttpRequest.Builder request(URI uri, Duration deadline) {

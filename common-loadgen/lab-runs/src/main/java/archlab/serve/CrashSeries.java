@@ -174,9 +174,10 @@ public final class CrashSeries {
 
     /**
      * What the clients were answered: creates answered 201, pays answered 200, requests unanswered (in flight at the
-     * kill, or past their deadline), requests answered otherwise (an error status, a 409).
+     * kill, or past their deadline), requests answered otherwise (an error status, a 409), and of those the 500s (a
+     * failure the server did not classify: none is expected, a kill shows as a connection lost).
      */
-    public record Acknowledged(long creates, long pays, long unanswered, long refused) {
+    public record Acknowledged(long creates, long pays, long unanswered, long refused, long serverErrors) {
     }
 
     /**
@@ -187,8 +188,8 @@ public final class CrashSeries {
 
         public String line(int of) {
             return String.format(java.util.Locale.ROOT, "kill %d/%d seed=%d after=%dms acked_creates=%d acked_pays=%d"
-                    + " unanswered=%d refused=%d start=%dms exit=%d left_paying/outbox=%s charged_in_window=%s", number, of, seed,
-                    killAfter.toMillis(), acked.creates(), acked.pays(), acked.unanswered(), acked.refused(),
+                    + " unanswered=%d refused=%d server_errors=%d start=%dms exit=%d left_paying/outbox=%s charged_in_window=%s", number, of, seed,
+                    killAfter.toMillis(), acked.creates(), acked.pays(), acked.unanswered(), acked.refused(), acked.serverErrors(),
                     start.toMillis(), ending.exitCode(), ending.left().text(),
                     ending.chargedInWindow() < 0 ? "n/a" : Long.toString(ending.chargedInWindow()));
         }
@@ -266,7 +267,7 @@ public final class CrashSeries {
                     long inWindow = left == Left.NOT_VISIBLE || left.payingIds().size() != left.paying() ? -1
                             : left.payingIds().stream().filter(id -> !downstream.ledger().chargesFor(id).isEmpty()).count();
                     Kill kill = new Kill(k, seed, after, start, new Acknowledged(load.ackedCreates().size(), load.ackedPays().size(), load.unanswered(),
-                            load.refused()), new Ending(exit, left, inWindow));
+                            load.refused(), load.serverErrors()), new Ending(exit, left, inWindow));
                     kills.add(kill);
                     out.accept(kill.line(schedule.kills()));
                 }
@@ -314,7 +315,8 @@ public final class CrashSeries {
                 Acknowledged total = new Acknowledged(ackedCreates.stream().mapToLong(Set::size).sum(),
                         ackedPays.stream().mapToLong(Set::size).sum(),
                         kills.stream().mapToLong(kk -> kk.acked().unanswered()).sum() + load.unanswered(),
-                        kills.stream().mapToLong(kk -> kk.acked().refused()).sum() + load.refused());
+                        kills.stream().mapToLong(kk -> kk.acked().refused()).sum() + load.refused(),
+                        kills.stream().mapToLong(kk -> kk.acked().serverErrors()).sum() + load.serverErrors());
                 CrashSeriesResult result = new CrashSeriesResult(settings, List.copyOf(kills), total, losses, new Books(money, audit), settledIn);
                 out.accept(result.detailLine());
                 out.accept(audit.line());

@@ -62,7 +62,7 @@ public record CrashSeriesResult(CrashSeries.CrashSettings settings, List<CrashSe
                 + " double_charges=" + money().doubleCharges() + " paid_not_notified=" + money().paidButNotNotified()
                 + " reservations_leaked=" + money().reservationsLeaked() + " charges=" + money().charges()
                 + " charge_replays=" + losses.chargeReplays()
-                + " paid=" + money().paidOrders() + " refused=" + acked.refused()
+                + " paid=" + money().paidOrders() + " refused=" + acked.refused() + " server_errors=" + acked.serverErrors()
                 + " left_paying=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().paying())).sum()
                 + " left_outbox=" + kills.stream().mapToLong(k -> Math.max(0, k.ending().left().outboxOpen())).sum()
                 + " settled=" + settled.settled() + " settle=" + settled.took().toMillis() + "ms";

@@ -135,10 +135,11 @@ public final class PeerDeath {
         /** @return the run in one line: {@code peer_death … in_flight_left=N …} */
         public String line() {
             return String.format(Locale.ROOT, "peer_death exit=%d dead_acked_creates=%d dead_acked_pays=%d survivor_acked_creates=%d"
-                            + " survivor_acked_pays=%d dead_left_paying=%d charged_in_window=%d left_outbox_at_kill=%d settled=%s"
+                            + " survivor_acked_pays=%d server_errors=%d dead_left_paying=%d charged_in_window=%d left_outbox_at_kill=%d settled=%s"
                             + " settle=%dms in_flight_left=%d pending_left=%d paying_left=%d lost=%d paid_not_charged=%d"
                             + " charged_not_paid=%d paid_not_notified=%d notified_twice=%d",
-                    kill.exitCode(), dead.creates(), dead.pays(), survivor.creates(), survivor.pays(), kill.deadPaying(),
+                    kill.exitCode(), dead.creates(), dead.pays(), survivor.creates(), survivor.pays(),
+                    dead.serverErrors() + survivor.serverErrors(), kill.deadPaying(),
                     kill.chargedInWindow(), kill.leftAtKill().outboxOpen(), ending.settled(), ending.settle().toMillis(),
                     ending.inFlightLeft(), ending.pendingLeft(), ending.payingLeft(), ending.lost(),
                     audit.paidNotCharged(), audit.chargedNotPaid(), audit.paidNotNotified(), audit.notifiedTwice());
@@ -213,7 +214,7 @@ public final class PeerDeath {
     }
 
     private static CrashSeries.Acknowledged acknowledged(CrashLoad.Answers a) {
-        return new CrashSeries.Acknowledged(a.ackedCreates().size(), a.ackedPays().size(), a.unanswered(), a.refused());
+        return new CrashSeries.Acknowledged(a.ackedCreates().size(), a.ackedPays().size(), a.unanswered(), a.refused(), a.serverErrors());
     }
 
     private static CrashLoad.Answers get(Future<CrashLoad.Answers> f) throws InterruptedException {

@@ -19,6 +19,11 @@ import java.util.Map;
  *   <li>{@link DownstreamException} (a downstream failed): 503;</li>
  *   <li>a name ending in {@code NotFoundException}: 404; {@code InvalidStateException}: 409;</li>
  *   <li>a name ending in {@code InvalidOrderException}, or an {@link IllegalArgumentException}: 400;</li>
+ *   <li>a name ending in {@code OutcomeUnknownException} (a charge went unanswered: the order stays PAYING until the
+ *       reconciler resolves it): 504, as a timeout says "we do not know"; one containing {@code CircuitOpen} (the
+ *       breaker opened mid-pay, nothing charged): 503;</li>
+ *   <li>a name ending in {@code DatabaseException} (the store failed or stalled: a pool that gave no connection in
+ *       time, a lost session, a lease gone): 503 with a fixed message — the store's own message may name its tables;</li>
  *   <li>anything else: 500, {@code internal error} (its message and class may tell internals).</li>
  * </ul>
  *
@@ -53,6 +58,15 @@ public final class HttpErrors {
         }
         if (name.endsWith("InvalidOrderException") || e instanceof IllegalArgumentException) {
             return new Mapped(400, message(e), null);
+        }
+        if (name.endsWith("OutcomeUnknownException")) {
+            return new Mapped(504, message(e), null);
+        }
+        if (name.contains("CircuitOpen")) {
+            return new Mapped(503, message(e), null);
+        }
+        if (name.endsWith("DatabaseException")) {
+            return new Mapped(503, "the order store could not serve this request; try again", null);
         }
         return new Mapped(500, "internal error", null);
     }

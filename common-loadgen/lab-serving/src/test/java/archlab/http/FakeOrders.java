@@ -31,6 +31,27 @@ final class FakeOrders implements OrderTarget {
         }
     }
 
+    /** What ch12-3 throws when a charge went unanswered: the order stays PAYING for the reconciler. */
+    static final class PaymentOutcomeUnknownException extends RuntimeException {
+        PaymentOutcomeUnknownException(String id) {
+            super("the payment of order " + id + " has no answer yet: it stays PAYING until reconciled");
+        }
+    }
+
+    /** What ch12-3 throws when its breaker opened in the middle of a pay (nothing charged). */
+    static final class CircuitOpenMidPayException extends RuntimeException {
+        CircuitOpenMidPayException(String id) {
+            super("the payment breaker opened during the pay of order " + id + ": nothing charged");
+        }
+    }
+
+    /** What a checkpoint's PostgreSQL store throws when it fails or stalls. */
+    static final class DatabaseException extends RuntimeException {
+        DatabaseException(String message) {
+            super(message);
+        }
+    }
+
     final Map<String, Boolean> paid = new ConcurrentHashMap<>();
     final AtomicInteger calls = new AtomicInteger();
     /** The last deadline the port was handed, as nanoseconds remaining when it arrived. */
@@ -76,6 +97,10 @@ final class FakeOrders implements OrderTarget {
             case "late" -> throw new DeadlineExceededException("payment");
             case "down" -> throw new DownstreamException("payment", 3, "injected error");
             case "boom" -> throw new IllegalStateException("secret internals at archlab.order.Hidden");
+            case "unknown" -> throw new PaymentOutcomeUnknownException(orderId);
+            case "opened" -> throw new CircuitOpenMidPayException(orderId);
+            case "stalled" -> throw new DatabaseException("could not claim order: HikariPool-1 - Connection is not available,"
+                    + " request timed out after 30000ms (table secret_orders)");
             default -> { }
         }
     }

@@ -51,7 +51,8 @@ class HttpErrorMappingTest {
     }
 
     @Test
-    @DisplayName("not found 404, invalid state 409, downstream failure 503, anything unexpected 500 without its message")
+    @DisplayName("not found 404, invalid state 409, downstream failure 503, a charge without an answer 504, a breaker that opened"
+            + " mid-pay 503, a store that failed or stalled 503 without its message, anything unexpected 500 without its message")
     void failuresMapToTheirStatus() throws Exception {
         String id = client.create(ctx());
         client.pay(ctx(), id);
@@ -60,6 +61,12 @@ class HttpErrorMappingTest {
         assertThatThrownBy(() -> client.pay(ctx(), id)).isInstanceOf(HttpStatusException.class)
                 .satisfies(e -> assertThat(((HttpStatusException) e).status()).isEqualTo(409));
         assertThatThrownBy(() -> client.pay(ctx(), "down")).isInstanceOf(HttpStatusException.class)
+                .satisfies(e -> assertThat(((HttpStatusException) e).status()).isEqualTo(503));
+        assertThatThrownBy(() -> client.pay(ctx(), "unknown")).isInstanceOf(DeadlineExceededException.class);
+        assertThatThrownBy(() -> client.pay(ctx(), "opened")).isInstanceOf(HttpStatusException.class)
+                .satisfies(e -> assertThat(((HttpStatusException) e).status()).isEqualTo(503));
+        assertThatThrownBy(() -> client.pay(ctx(), "stalled")).isInstanceOf(HttpStatusException.class)
+                .hasMessageNotContaining("secret")
                 .satisfies(e -> assertThat(((HttpStatusException) e).status()).isEqualTo(503));
         assertThatThrownBy(() -> client.get(ctx(), "boom")).isInstanceOf(HttpStatusException.class)
                 .hasMessageNotContaining("secret")
