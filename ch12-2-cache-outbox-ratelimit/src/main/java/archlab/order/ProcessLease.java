@@ -19,8 +19,8 @@ import javax.sql.DataSource;
  * of a pay whose charge is about to land. With the lease, "abandoned" is a fact the database keeps: the owner's
  * session is gone.
  *
- * <p>Costs one connection of the pool for the process's life. Thread-safety: immutable after {@link #take}; {@link #close}
- * from one thread.
+ * <p>Costs one connection of the pool for the process's life. Thread-safety: the key is fixed at {@link #take};
+ * {@link #stillHeld} is synchronized; {@link #close} from one thread.
  */
 public final class ProcessLease implements AutoCloseable {
 
@@ -37,12 +37,14 @@ public final class ProcessLease implements AutoCloseable {
 
     private final long key;
     private final Connection held;
+    private final DataSource dataSource;
     private long lastLookNanos = System.nanoTime();
     private boolean heldAtLastLook = true;
 
-    private ProcessLease(long key, Connection held) {
+    private ProcessLease(long key, Connection held, DataSource dataSource) {
         this.key = key;
         this.held = held;
+        this.dataSource = dataSource;
     }
 
     /**
@@ -60,7 +62,7 @@ public final class ProcessLease implements AutoCloseable {
                 s.setLong(1, key);
                 s.executeQuery().close();
             }
-            return new ProcessLease(key, c);
+            return new ProcessLease(key, c, dataSource);
         } catch (SQLException e) {
             if (c != null) {
                 try {
@@ -82,19 +84,37 @@ public final class ProcessLease implements AutoCloseable {
      * Whether this process still holds its lease, as of a look at most {@link #LOOK_EVERY} ago (a look is one round trip
      * on the lease's own connection). A session that dropped — the server ended it, the network cut it — took the lock
      * with it: a peer may already be adopting this process's claims, so a process whose lease is gone takes no new work.
-     * Thread-safe: one look at a time.
+     * A look that the lease's connection does not answer in time is checked from another connection of the pool (is
+     * the lock still granted?), so a slow moment is not taken for a death; a lease found gone stays gone (its key is
+     * dead: taking a new lease is not done here). Thread-safe: one look at a time.
      */
     public synchronized boolean stillHeld() {
         long now = System.nanoTime();
         if (heldAtLastLook && now - lastLookNanos >= LOOK_EVERY.toNanos()) {
             lastLookNanos = now;
-            try {
-                heldAtLastLook = held.isValid(1);
-            } catch (SQLException e) {
-                heldAtLastLook = false;
-            }
+            heldAtLastLook = answers(held) || grantedSeenFromAnotherConnection();
         }
         return heldAtLastLook;
+    }
+
+    private static boolean answers(Connection c) {
+        try {
+            return c.isValid(2);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private boolean grantedSeenFromAnotherConnection() {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement s = c.prepareStatement("SELECT " + ALIVE.formatted("?::bigint"))) {
+            s.setLong(1, key);
+            try (java.sql.ResultSet r = s.executeQuery()) {
+                return r.next() && r.getBoolean(1);
+            }
+        } catch (SQLException e) {
+            return true; // the database cannot be asked: no evidence the lease is gone, and a claim will fail on its own
+        }
     }
 
     /** Releases the lease: the process's rows look abandoned from now on, as after its death. */
