@@ -291,7 +291,7 @@ public final class CrashSeries {
                 universe.addAll(payAttempted);
                 universe.addAll(downstream.ledger().chargedOrderIds());
                 long settleStarted = System.nanoTime();
-                boolean settled = awaitSettled(store, universe, downstream, settings.settleLimit());
+                boolean settled = awaitSettled(store, universe, downstream, System.nanoTime() + settings.settleLimit().toNanos(), () -> true);
                 Settled settledIn = new Settled(settled, Duration.ofNanos(System.nanoTime() - settleStarted));
                 long lostCreates = ackedCreates.stream().flatMap(Set::stream).filter(id -> store.status(id).isEmpty()).count();
                 long lostPays = 0;
@@ -327,12 +327,15 @@ public final class CrashSeries {
     }
 
 
-    /** Waits until no order of {@code universe} is PAYING and every PAID one was notified, or {@code limit} passed. */
-    private static boolean awaitSettled(OrderProbe store, Set<String> universe, Downstream downstream, Duration limit) {
-        long until = System.nanoTime() + limit.toNanos();
+    /**
+     * Waits until {@code alsoSettled} holds, no order of {@code universe} is PAYING and every PAID one was notified, or
+     * {@link System#nanoTime()} passed {@code until}.
+     */
+    static boolean awaitSettled(OrderProbe store, Set<String> universe, Downstream downstream, long until,
+                                java.util.function.BooleanSupplier alsoSettled) {
         while (true) {
-            boolean settled = true;
-            for (String id : universe) {
+            boolean settled = alsoSettled.getAsBoolean();
+            for (String id : settled ? universe : Set.<String>of()) {
                 Optional<String> status = store.status(id);
                 if (status.filter(PAYING::equals).isPresent()
                         || status.filter(PAID::equals).isPresent() && downstream.notifier().notificationsFor(id) == 0) {

@@ -16,7 +16,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -192,7 +191,8 @@ public final class PeerDeath {
                 universe.addAll(onLive.payAttempted());
                 universe.addAll(onLive.ackedCreates());
                 universe.addAll(downstream.ledger().chargedOrderIds());
-                boolean settled = awaitSettled(store, tables, universe, downstream, killedAt[0] + settings.settleLimit().toNanos());
+                boolean settled = CrashSeries.awaitSettled(store, universe, downstream, killedAt[0] + settings.settleLimit().toNanos(),
+                        () -> tables.inFlight() == 0 && tables.pending() == 0); // the dead peer's outbox rows delivered too
                 Duration settle = Duration.ofNanos(System.nanoTime() - killedAt[0]);
                 long payingLeft = universe.stream().filter(id -> store.status(id).filter(CrashSeries.PAYING::equals).isPresent()).count();
                 long lost = 0;
@@ -222,29 +222,6 @@ public final class PeerDeath {
             return f.get();
         } catch (ExecutionException e) {
             throw new IllegalStateException("the survivor's load failed: " + e.getCause(), e.getCause());
-        }
-    }
-
-    /** Until nothing of {@code universe} is PAYING, every PAID order is notified and the outbox is empty, or {@code untilNanos}. */
-    private static boolean awaitSettled(CrashSeries.OrderProbe store, Tables tables, Set<String> universe, Downstream downstream,
-                                        long untilNanos) {
-        while (true) {
-            boolean settled = tables.inFlight() == 0 && tables.pending() == 0;
-            for (String id : universe) {
-                if (!settled) {
-                    break;
-                }
-                Optional<String> status = store.status(id);
-                settled = status.filter(CrashSeries.PAYING::equals).isEmpty()
-                        && (status.filter(CrashSeries.PAID::equals).isEmpty() || downstream.notifier().notificationsFor(id) > 0);
-            }
-            if (settled) {
-                return true;
-            }
-            if (System.nanoTime() - untilNanos > 0) {
-                return false;
-            }
-            LockSupport.parkNanos(100_000_000L);
         }
     }
 }
