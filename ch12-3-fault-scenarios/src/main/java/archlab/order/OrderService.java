@@ -153,6 +153,8 @@ public final class OrderService implements AutoCloseable {
      * @throws PaymentOutcomeUnknownException if an attempt went unanswered and none answered after it: the
      *                                order stays PAYING until the reconciler resolves it (when the last attempt
      *                                timed out, the timeout is thrown instead: it says "unknown" already)
+     * @throws ClaimTakenOverOutcomeUnknownException if the charge went through but another process took the claim
+     *                                over before the PAID commit (this one's lease lapsed): that process completes it
      * @throws OrderNotFoundException if no order has this id
      * @throws InvalidStateException  if the order is not CREATED (PAYING: another pay, or the reconciler, has it)
      */
@@ -253,8 +255,8 @@ public final class OrderService implements AutoCloseable {
         lock(ctx);
         try (Span held = heldSpan(ctx)) {
             try (Span s = ctx.span(Outbox.OUTBOX_APPEND)) {
-                if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) {
-                    throw new IllegalStateException("order " + paid.id() + " was not PAYING at commit");
+                if (!table.commitPaid(paid, Notification.orderPaid(paid.id()))) { // no longer ours: a peer adopted it
+                    throw new ClaimTakenOverOutcomeUnknownException(paid.id());
                 }
             }
         } finally {

@@ -1,10 +1,12 @@
 package archlab.order;
 
+import archlab.clock.NanoClock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
 /**
@@ -20,7 +22,8 @@ import javax.sql.DataSource;
  * session is gone.
  *
  * <p>Costs one connection of the pool for the process's life. Thread-safety: the key is fixed at {@link #take};
- * {@link #stillHeld} is synchronized; {@link #close} from one thread.
+ * {@link #stillHeld} from any number of threads (one of them looks, the others never wait for it); {@link #close}
+ * from one thread.
  */
 public final class ProcessLease implements AutoCloseable {
 
@@ -38,13 +41,17 @@ public final class ProcessLease implements AutoCloseable {
     private final long key;
     private final Connection held;
     private final DataSource dataSource;
-    private long lastLookNanos = System.nanoTime();
-    private boolean heldAtLastLook = true;
+    private final NanoClock clock;
+    private final AtomicBoolean looking = new AtomicBoolean();
+    private volatile long lastLookNanos;
+    private volatile boolean heldAtLastLook = true;
 
-    private ProcessLease(long key, Connection held, DataSource dataSource) {
+    private ProcessLease(long key, Connection held, DataSource dataSource, NanoClock clock) {
         this.key = key;
         this.held = held;
         this.dataSource = dataSource;
+        this.clock = clock;
+        this.lastLookNanos = clock.nanoTime();
     }
 
     /**
@@ -52,7 +59,13 @@ public final class ProcessLease implements AutoCloseable {
      * {@code pg_advisory_lock(key)} on it until {@link #close}.
      */
     public static ProcessLease take(DataSource dataSource) {
+        return take(dataSource, NanoClock.SYSTEM);
+    }
+
+    /** {@link #take(DataSource)} with the clock of {@link #LOOK_EVERY} given (tests advance a fake one). */
+    static ProcessLease take(DataSource dataSource, NanoClock clock) {
         Objects.requireNonNull(dataSource, "dataSource");
+        Objects.requireNonNull(clock, "clock");
         long key = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         Connection c = null;
         try {
@@ -62,7 +75,7 @@ public final class ProcessLease implements AutoCloseable {
                 s.setLong(1, key);
                 s.executeQuery().close();
             }
-            return new ProcessLease(key, c, dataSource);
+            return new ProcessLease(key, c, dataSource, clock);
         } catch (SQLException e) {
             if (c != null) {
                 try {
@@ -86,15 +99,31 @@ public final class ProcessLease implements AutoCloseable {
      * with it: a peer may already be adopting this process's claims, so a process whose lease is gone takes no new work.
      * A look that the lease's connection does not answer in time is checked from another connection of the pool (is
      * the lock still granted?), so a slow moment is not taken for a death; a lease found gone stays gone (its key is
-     * dead: taking a new lease is not done here). Thread-safe: one look at a time.
+     * dead: taking a new lease is not done here).
+     *
+     * <p>Thread-safe, and no caller waits for another's look: when a look is due, one caller makes it and the others
+     * answer the last look meanwhile. (The trap: a look made under a lock every caller takes — once a second, every
+     * claim of the process would queue behind one round trip, and behind the 2 s a stalled session may take.)
      */
-    public synchronized boolean stillHeld() {
-        long now = System.nanoTime();
-        if (heldAtLastLook && now - lastLookNanos >= LOOK_EVERY.toNanos()) {
-            lastLookNanos = now;
-            heldAtLastLook = answers(held) || grantedSeenFromAnotherConnection();
+    public boolean stillHeld() {
+        if (heldAtLastLook && due() && looking.compareAndSet(false, true)) {
+            try {
+                if (due()) { // another caller may have looked between the check and the flag
+                    boolean held = answers(this.held) || grantedSeenFromAnotherConnection();
+                    lastLookNanos = clock.nanoTime();
+                    if (!held) {
+                        heldAtLastLook = false; // gone stays gone: never set back to true
+                    }
+                }
+            } finally {
+                looking.set(false);
+            }
         }
         return heldAtLastLook;
+    }
+
+    private boolean due() {
+        return clock.nanoTime() - lastLookNanos >= LOOK_EVERY.toNanos();
     }
 
     private static boolean answers(Connection c) {
@@ -120,9 +149,7 @@ public final class ProcessLease implements AutoCloseable {
     /** Releases the lease: the process's rows look abandoned from now on, as after its death. */
     @Override
     public void close() {
-        synchronized (this) {
-            heldAtLastLook = false;
-        }
+        heldAtLastLook = false;
         try (Connection c = held; PreparedStatement s = c.prepareStatement("SELECT pg_advisory_unlock(?)")) {
             s.setLong(1, key); // explicitly: the pool keeps the session open when the connection goes back to it
             s.executeQuery().close();

@@ -24,7 +24,10 @@ import org.flywaydb.core.Flyway;
  *
  * <p>The pool is HikariCP's defaults but its size (fixed: {@code minimumIdle = maximumPoolSize}) and its name: in
  * particular its connection timeout stays 30 s, and auto-commit on (a store that needs a transaction says so). Nothing
- * of the request reaches the pool: a borrower waits for a connection however late its request already is.
+ * of the request reaches the pool: a borrower waits for a connection however late its request already is. The driver
+ * is pgJDBC's defaults but {@code prepareThreshold={@value #PREPARE_THRESHOLD}}: a service's statements are few and every one is hot, so each
+ * connection has the server parse a statement once and binds it from then on (the default, 5, parses it five times on
+ * every connection first, in the run's first moments).
  *
  * <p>Each fixture calls {@link #startRun()} just before the load (forgetting its own preparation) and {@link #endRun()}
  * after; {@link #reportLines()} then gives the report's lines:
@@ -49,11 +52,15 @@ public final class LabDatabase implements AutoCloseable {
     public static final String COMMIT_PROBE_LINE = "store_commit_probe";
     /** HikariCP's own default pool size. */
     public static final int DEFAULT_POOL_SIZE = 10;
+    /** pgJDBC's {@code prepareThreshold}: a statement is prepared on the server at its first execution on a connection. */
+    static final String PREPARE_THRESHOLD = "1";
     /** The largest pool a fixture may open: the lab's server allows 250 connections (.servers/postgres.sh). */
     public static final int MAX_POOL_SIZE = 200;
 
     private final String jdbcUrl;
     private final String schema;
+    /** The fixture's label ({@link #open}), whose statements the next fixture of it warms; null when {@link #attach}ed. */
+    private final String label;
     private final HikariDataSource pool;
     private final PoolMetrics metrics;
     /** Whether {@link #close()} drops the schema: yes for one {@link #open} created, no for one {@link #attach}ed to. */
@@ -68,8 +75,9 @@ public final class LabDatabase implements AutoCloseable {
     private static final LabNamespace.Spelling SCHEMA = new LabNamespace.Spelling("_", 30, "",
             Pattern.compile("lab_[a-z0-9_]{1,60}"), "schema must be a lab schema (lab_<label>_<hex>), was '%s'");
 
-    private LabDatabase(String jdbcUrl, LabNamespace schema, HikariDataSource pool, PoolMetrics metrics) {
+    private LabDatabase(String jdbcUrl, LabNamespace schema, String label, HikariDataSource pool, PoolMetrics metrics) {
         this.jdbcUrl = jdbcUrl;
+        this.label = label;
         this.schema = schema.name();
         this.ownsSchema = schema.owned();
         this.pool = pool;
@@ -99,7 +107,7 @@ public final class LabDatabase implements AutoCloseable {
             dropQuietly(jdbcUrl, schema, e);
             throw new IllegalStateException("could not create the schema " + schema + " at " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return pooled(jdbcUrl, namespace, poolSize);
+        return pooled(jdbcUrl, namespace, label, poolSize);
     }
 
     /**
@@ -113,10 +121,10 @@ public final class LabDatabase implements AutoCloseable {
     public static LabDatabase attach(String jdbcUrl, String schema, int poolSize) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         checkedPoolSize("pool size", poolSize);
-        return pooled(jdbcUrl, LabNamespace.attach(schema, SCHEMA), poolSize);
+        return pooled(jdbcUrl, LabNamespace.attach(schema, SCHEMA), null, poolSize);
     }
 
-    private static LabDatabase pooled(String jdbcUrl, LabNamespace namespace, int poolSize) {
+    private static LabDatabase pooled(String jdbcUrl, LabNamespace namespace, String label, int poolSize) {
         String schema = namespace.name();
         HikariDataSource[] created = new HikariDataSource[1];
         PoolMetrics metrics = new PoolMetrics(poolSize, () -> created[0] == null ? null : created[0].getHikariPoolMXBean());
@@ -126,6 +134,7 @@ public final class LabDatabase implements AutoCloseable {
         config.setPoolName("lab-" + schema);
         config.setMaximumPoolSize(poolSize);
         config.setMinimumIdle(poolSize);
+        config.addDataSourceProperty("prepareThreshold", PREPARE_THRESHOLD);
         config.setMetricsTrackerFactory(metrics);
         try {
             created[0] = new HikariDataSource(config);
@@ -135,7 +144,7 @@ public final class LabDatabase implements AutoCloseable {
             }
             throw new IllegalStateException("could not open a pool to " + jdbcUrl + ": " + e.getMessage(), e);
         }
-        return new LabDatabase(jdbcUrl, namespace, created[0], metrics);
+        return new LabDatabase(jdbcUrl, namespace, label, created[0], metrics);
     }
 
     /** @return why {@code jdbcUrl} cannot be used now (the driver's message), or empty when a connection opened */
@@ -169,7 +178,8 @@ public final class LabDatabase implements AutoCloseable {
     }
 
     /**
-     * Waits for the pool's connections, warms them ({@link PoolWarmUp}: report line {@value PoolWarmUp#LINE}), forgets
+     * Waits for the pool's connections, warms them ({@link PoolWarmUp}: report line {@value PoolWarmUp#LINE}; with the
+     * statements an earlier fixture of this label prepared, {@link PreparedStatementsSeen}), forgets
      * the pool's figures so far (the fixture's preparation), starts its series and the {@link CommitProbe}: call just
      * before the load.
      *
@@ -179,7 +189,7 @@ public final class LabDatabase implements AutoCloseable {
     public void startRun() {
         fillPool();
         try {
-            warmed = PoolWarmUp.warm(pool, schema);
+            warmed = PoolWarmUp.warm(pool, schema, label == null ? List.of() : PreparedStatementsSeen.of(label));
         } catch (SQLException e) {
             throw new IllegalStateException("could not warm the pool to " + schema + ": " + e.getMessage(), e);
         }
@@ -219,10 +229,21 @@ public final class LabDatabase implements AutoCloseable {
         }
     }
 
-    /** Stops the series and the probe and freezes the figures: call after the load, before the fixture's own checks. */
+    /**
+     * Stops the series and the probe and freezes the figures, then remembers the statements the service prepared for
+     * the next fixture of this label ({@link PreparedStatementsSeen}): call after the load, before the fixture's own
+     * checks.
+     */
     public void endRun() {
         metrics.endRun();
         stopProbe();
+        if (label != null) {
+            try {
+                PreparedStatementsSeen.remember(label, pool);
+            } catch (SQLException e) {
+                // nothing remembered: the next fixture's db_warm line says statements=0, and its run is as before
+            }
+        }
     }
 
     /**

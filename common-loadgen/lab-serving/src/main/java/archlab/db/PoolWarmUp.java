@@ -11,8 +11,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Readies a fixture's pool for load as a service readies its pool before it takes traffic: every idle connection plans a
- * query on every table of the schema, and every table is read once.
+ * Readies a fixture's pool for load as a service readies its pool before it takes traffic: every idle connection plans
+ * every statement an earlier fixture of the same label prepared in this JVM ({@link PreparedStatementsSeen}: the JIT
+ * warm-up's, a generic plan each, nothing executed) and a query on every table of the schema, and every table is read
+ * once.
  *
  * <p>The trap it avoids: a run whose first requests pay for cold server processes. Each pooled connection is a
  * PostgreSQL backend process of its own, with its own catalog caches; the first statement on a table in a backend
@@ -31,23 +33,31 @@ final class PoolWarmUp {
     /**
      * @param connections connections warmed
      * @param tables      tables of the schema, each planned on every warmed connection and read once
+     * @param statements  statements an earlier fixture prepared, each planned on every warmed connection
+     * @param refused     of those, statements the server would not plan here (a table the schema lacks …)
      * @param nanos       how long it took
      */
-    record Warmed(int connections, int tables, long nanos) {
+    record Warmed(int connections, int tables, int statements, int refused, long nanos) {
 
         String line() {
-            return String.format(Locale.ROOT, "connections=%d tables=%d took=%.1fms (before the run: each idle connection"
-                    + " planned a query on every table of the schema, and every table was read once)", connections, tables, nanos / 1e6);
+            return String.format(Locale.ROOT, "connections=%d tables=%d statements=%d took=%.1fms (before the run: each idle"
+                    + " connection planned the %d statements the warm-up's service prepared%s and a query on every table of"
+                    + " the schema, and every table was read once)", connections, tables, statements - refused, nanos / 1e6,
+                    statements - refused, refused == 0 ? "" : " (" + refused + " more refused)");
         }
     }
 
     private PoolWarmUp() {
     }
 
-    /** @throws SQLException when a connection or a statement fails (the server went away) */
-    static Warmed warm(HikariDataSource pool, String schema) throws SQLException {
+    /**
+     * @param statements what an earlier fixture of this label prepared ({@link PreparedStatementsSeen#of})
+     * @throws SQLException when a connection or a table's statement fails (the server went away)
+     */
+    static Warmed warm(HikariDataSource pool, String schema, List<PreparedStatementsSeen.Prepared> statements) throws SQLException {
         long start = System.nanoTime();
         List<Connection> held = new ArrayList<>();
+        int refused = 0;
         try {
             List<String> tables = tables(pool, schema);
             while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
@@ -57,6 +67,7 @@ final class PoolWarmUp {
                     for (String table : tables) {
                         s.executeQuery("SELECT * FROM " + quoted(table) + " LIMIT 1").close();
                     }
+                    refused = Math.max(refused, planned(s, statements));
                 }
             }
             if (!held.isEmpty()) {
@@ -66,13 +77,47 @@ final class PoolWarmUp {
                     }
                 }
             }
-            return new Warmed(held.size(), tables.size(), System.nanoTime() - start);
+            return new Warmed(held.size(), tables.size(), statements.size(), refused, System.nanoTime() - start);
         } finally {
             for (Connection c : held) {
                 c.close();
             }
         }
     }
+
+    /**
+     * Plans each statement on {@code s}'s connection — {@code PREPARE}, {@code EXPLAIN EXECUTE} under a forced generic
+     * plan, {@code DEALLOCATE} — in auto-commit, so one the server refuses changes nothing and stops nothing.
+     *
+     * @return how many the server refused
+     */
+    private static int planned(Statement s, List<PreparedStatementsSeen.Prepared> statements) throws SQLException {
+        if (statements.isEmpty()) {
+            return 0;
+        }
+        int refused = 0;
+        s.execute("SET plan_cache_mode = force_generic_plan");
+        try {
+            for (PreparedStatementsSeen.Prepared p : statements) {
+                try {
+                    s.execute(p.prepareAs(WARM_NAME));
+                    try {
+                        s.executeQuery(p.explainExecute(WARM_NAME)).close();
+                    } finally {
+                        s.execute("DEALLOCATE " + WARM_NAME);
+                    }
+                } catch (SQLException notHere) {
+                    refused++;
+                }
+            }
+        } finally {
+            s.execute("RESET plan_cache_mode");
+        }
+        return refused;
+    }
+
+    /** The name a statement is prepared under while it is planned; deallocated at once. */
+    private static final String WARM_NAME = "archlab_warm";
 
     private static List<String> tables(HikariDataSource pool, String schema) throws SQLException {
         List<String> tables = new ArrayList<>();

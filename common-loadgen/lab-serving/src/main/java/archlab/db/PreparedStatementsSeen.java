@@ -1,0 +1,116 @@
+package archlab.db;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The statements a fixture's service had the server prepare, remembered per fixture label for the next fixture of that
+ * label in this JVM — in practice, what the JIT warm-up's scratch fixture ran, readied by {@link PoolWarmUp} on every
+ * connection of the measured fixture's pool before its load.
+ *
+ * <p>The trap it avoids: a run whose first tenths of a second measure cold server processes. Each pooled connection
+ * is a PostgreSQL backend of its own, and the first executions of a statement in a backend look up every relation,
+ * index, type and function it names in the catalog and plan it — many times the cost of the same statement once warm.
+ * A fresh pool meets that once per connection and statement, all of it in the load's first moments, on the cores the
+ * load needs. A service warms its statements before it takes traffic; the lab warms the very statements the service
+ * used, read back from the server ({@code pg_prepared_statements}: the JDBC driver prepares a statement on the server
+ * from its fifth execution on a connection), so it knows no checkpoint's SQL.
+ *
+ * <p>Only data statements are kept (those {@code PREPARE} accepts: SELECT, INSERT, UPDATE, DELETE, WITH, VALUES);
+ * readying one plans it and never executes it. Thread-safe.
+ */
+final class PreparedStatementsSeen {
+
+    /** A statement as the server prepared it: its text ({@code $1}, {@code $2} …) and its parameters' types. */
+    record Prepared(String sql, List<String> parameterTypes) {
+
+        /** @return {@code PREPARE name(types) AS sql} */
+        String prepareAs(String name) {
+            return "PREPARE " + name + (parameterTypes.isEmpty() ? "" : "(" + String.join(", ", parameterTypes) + ")")
+                    + " AS " + sql;
+        }
+
+        /** @return {@code EXPLAIN EXECUTE name(NULL, …)}: plans it (a generic plan needs no values), runs nothing */
+        String explainExecute(String name) {
+            return "EXPLAIN EXECUTE " + name + (parameterTypes.isEmpty() ? ""
+                    : "(" + String.join(", ", java.util.Collections.nCopies(parameterTypes.size(), "NULL")) + ")");
+        }
+    }
+
+    private static final Pattern DATA_STATEMENT = Pattern.compile("^\\s*(select|insert|update|delete|with|values)\\b",
+            Pattern.CASE_INSENSITIVE);
+    /** At most this many statements per label: a service with more is not a lab checkpoint's. */
+    static final int MAX_PER_LABEL = 200;
+
+    private static final Map<String, Set<Prepared>> BY_LABEL = new ConcurrentHashMap<>();
+
+    private PreparedStatementsSeen() {
+    }
+
+    /**
+     * Reads the statements prepared on every idle connection of {@code pool} and adds them to {@code label}'s. Call
+     * after the load, when the service's statements are prepared; borrows the idle connections all at once.
+     *
+     * @throws SQLException when a connection or the read fails (the server went away)
+     */
+    static void remember(String label, HikariDataSource pool) throws SQLException {
+        Set<Prepared> seen = BY_LABEL.computeIfAbsent(label, l -> java.util.Collections.synchronizedSet(new LinkedHashSet<>()));
+        List<Connection> held = new ArrayList<>();
+        try {
+            while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
+                Connection c = pool.getConnection();
+                held.add(c);
+                try (Statement s = c.createStatement();
+                     ResultSet r = s.executeQuery("SELECT statement, parameter_types::text[] FROM pg_prepared_statements"
+                             + " WHERE NOT from_sql ORDER BY prepare_time")) {
+                    while (r.next() && seen.size() < MAX_PER_LABEL) {
+                        String sql = r.getString(1);
+                        if (DATA_STATEMENT.matcher(sql).find()) {
+                            seen.add(new Prepared(sql, types(r.getArray(2))));
+                        }
+                    }
+                }
+            }
+        } finally {
+            for (Connection c : held) {
+                c.close();
+            }
+        }
+    }
+
+    /** @return {@code label}'s statements so far, in the order first seen; none for a label never remembered */
+    static List<Prepared> of(String label) {
+        Set<Prepared> seen = BY_LABEL.get(label);
+        if (seen == null) {
+            return List.of();
+        }
+        synchronized (seen) {
+            return List.copyOf(seen);
+        }
+    }
+
+    /** Forgets {@code label}'s statements (tests). */
+    static void forget(String label) {
+        BY_LABEL.remove(label);
+    }
+
+    private static List<String> types(Array array) throws SQLException {
+        if (array == null) {
+            return List.of();
+        }
+        Object[] names = (Object[]) array.getArray(); // regtype's output: quoted where a name needs it
+        return Arrays.stream(names).map(String.class::cast).toList();
+    }
+}
