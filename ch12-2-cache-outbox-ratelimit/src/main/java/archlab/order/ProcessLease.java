@@ -94,8 +94,10 @@ public final class ProcessLease implements AutoCloseable {
     }
 
     /**
-     * Whether this process still holds its lease, as of a look at most {@link #LOOK_EVERY} ago (a look is one round trip
-     * on the lease's own connection). A session that dropped — the server ended it, the network cut it — took the lock
+     * Whether this process still holds its lease, as of the last look that ended: a look is due {@link #LOOK_EVERY}
+     * after the last one, and while one caller makes it the answer is the look before, older by that look's length (one
+     * round trip on the lease's own connection, at most 2 s; when that fails, a query on a pooled connection, which may
+     * wait for the pool). A session that dropped — the server ended it, the network cut it — took the lock
      * with it: a peer may already be adopting this process's claims, so a process whose lease is gone takes no new work.
      * A look that the lease's connection does not answer in time is checked from another connection of the pool (is
      * the lock still granted?), so a slow moment is not taken for a death; a lease found gone stays gone (its key is

@@ -2,10 +2,11 @@ package archlab.order;
 
 /**
  * Pay's answer when its charge went through but its PAID commit was refused because another process had taken the
- * order's claim over: this process's lease lapsed mid-pay (its session dropped, or it stalled past its deadline), a
- * peer adopted the PAYING order, and the database now refuses this process's change of it (the claim is the
+ * order's claim over: this process's lease session ended mid-pay (the server or the network dropped it), a peer
+ * found the lease gone and adopted the PAYING order, and the database now refuses this process's change of it (the claim is the
  * peer's). The peer's reconciler asks the provider by the idempotency key and marks the order PAID; this process
- * cannot, so neither "paid" nor "failed" would be true yet. Answered as an unknown outcome (504 over HTTP), as a charge
+ * cannot, and does not try (its own reconciler is not asked: the database would refuse it too), so neither "paid" nor
+ * "failed" would be true yet. Answered as an unknown outcome (504 over HTTP), as a charge
  * without an answer is.
  *
  * <p>The trap it avoids: a refused commit reported as an internal error (an {@code IllegalStateException}, a 500) —

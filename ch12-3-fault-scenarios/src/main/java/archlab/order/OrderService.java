@@ -197,6 +197,8 @@ public final class OrderService implements AutoCloseable {
         }
         try {
             return commit(ctx, paying);
+        } catch (ClaimTakenOverOutcomeUnknownException e) {
+            throw e; // the claim is a peer's: its reconciler completes the order, this one's would be refused
         } catch (RuntimeException e) {
             reconciler.checkCharge(paying.id(), claim.reservationKeys(), Deadline.NONE); // charged: the PAID commit is owed
             throw e;

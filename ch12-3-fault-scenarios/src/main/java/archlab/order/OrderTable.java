@@ -117,7 +117,8 @@ public interface OrderTable {
      * Replaces the row of {@code paid.id()} with {@code paid} if it is PAYING, and appends {@code notification} to
      * {@link #outbox()}: both, in one unit, or neither.
      *
-     * @return whether it did (false: the order was not PAYING; nothing changed)
+     * @return whether it did (false: the order was not PAYING, or — on PostgreSQL — its claim is another process's now,
+     *         the fence; nothing changed)
      * @throws IllegalStateException if the notification's message id is in the outbox already (nothing changed)
      */
     boolean commitPaid(Order paid, Notification notification);

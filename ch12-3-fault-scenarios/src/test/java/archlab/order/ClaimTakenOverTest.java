@@ -37,7 +37,7 @@ class ClaimTakenOverTest {
     Notifier notifier;
 
     @Test
-    @DisplayName("a PAID commit refused because a peer took the claim over is an unknown outcome (504 over HTTP), not an internal error; the charge stands and the order stays the peer's")
+    @DisplayName("a PAID commit refused because a peer took the claim over is an unknown outcome (504 over HTTP), not an internal error; the charge stands, the order stays the peer's, and this process's reconciler is not asked")
     void aCommitRefusedByTheFenceIsAnUnknownOutcome() {
         // the table as the fence leaves it: the claim succeeded, the PAID commit is refused (the claim is a peer's now)
         OrderTable fenced = refusingPaidCommits(new InMemoryOrderTable(OrderServiceSettings.DEFAULT.tableReadLatency(),
@@ -55,6 +55,8 @@ class ClaimTakenOverTest {
         verify(payments).charge(any(), any());
         assertThat(parts.table.current(id).status()).as("nothing of this process changed the order after the refusal")
                 .isEqualTo(OrderStatus.PAYING);
+        assertThat(parts.reconciler().pending()).as("this process's reconciler is not asked: the database would refuse"
+                + " its PAID commit too; the peer's completes the order").isZero();
     }
 
     /** @return {@code table} in every call but commitPaid, which it refuses (returns false) as the fence does */

@@ -229,21 +229,10 @@ public final class LabDatabase implements AutoCloseable {
         }
     }
 
-    /**
-     * Stops the series and the probe and freezes the figures, then remembers the statements the service prepared for
-     * the next fixture of this label ({@link PreparedStatementsSeen}): call after the load, before the fixture's own
-     * checks.
-     */
+    /** Stops the series and the probe and freezes the figures: call after the load, before the fixture's own checks. */
     public void endRun() {
         metrics.endRun();
         stopProbe();
-        if (label != null) {
-            try {
-                PreparedStatementsSeen.remember(label, pool);
-            } catch (SQLException e) {
-                // nothing remembered: the next fixture's db_warm line says statements=0, and its run is as before
-            }
-        }
     }
 
     /**
@@ -309,13 +298,33 @@ public final class LabDatabase implements AutoCloseable {
                 new ReportLine("store_commit_wait_share", probeFigures.waitShare()));
     }
 
-    /** Closes the pool and, for a schema it {@link #open}ed, drops the schema with everything in it. */
+    /**
+     * Remembers the statements the service had the server prepare, for the next fixture of this label
+     * ({@link PreparedStatementsSeen}), then closes the pool and, for a schema it {@link #open}ed, drops the schema with
+     * everything in it.
+     */
     @Override
     public void close() {
         try {
             stopProbe();
+            rememberStatements();
         } finally {
             closePoolAndSchema();
+        }
+    }
+
+    /** How long {@link #close()} waits for a connection to read the prepared statements from. */
+    static final java.time.Duration REMEMBER_WAIT = java.time.Duration.ofSeconds(1);
+
+    private void rememberStatements() {
+        if (label == null) {
+            return;
+        }
+        try {
+            pool.getHikariConfigMXBean().setConnectionTimeout(REMEMBER_WAIT.toMillis()); // closing: never wait 30 s for a dead server
+            PreparedStatementsSeen.remember(label, pool);
+        } catch (SQLException | RuntimeException e) {
+            // what was read before the failure is kept; the next fixture readies that much (its db_warm line says how many)
         }
     }
 

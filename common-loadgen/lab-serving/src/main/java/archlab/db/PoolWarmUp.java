@@ -12,9 +12,10 @@ import java.util.Locale;
 
 /**
  * Readies a fixture's pool for load as a service readies its pool before it takes traffic: every idle connection plans
- * every statement an earlier fixture of the same label prepared in this JVM ({@link PreparedStatementsSeen}: the JIT
- * warm-up's, a generic plan each, nothing executed) and a query on every table of the schema, and every table is read
- * once.
+ * every statement earlier fixtures of the same label had the server prepare in this JVM ({@link PreparedStatementsSeen}:
+ * for a JVM's first run, the JIT warm-up's; a generic plan each, nothing executed) and a query on every table of the
+ * schema, and every table is read once. Planning loads the catalog entries the statements name into each backend; the
+ * driver's own prepared statements are still parsed and planned once at their first execution on a connection.
  *
  * <p>The trap it avoids: a run whose first requests pay for cold server processes. Each pooled connection is a
  * PostgreSQL backend process of its own, with its own catalog caches; the first statement on a table in a backend
@@ -33,8 +34,9 @@ final class PoolWarmUp {
     /**
      * @param connections connections warmed
      * @param tables      tables of the schema, each planned on every warmed connection and read once
-     * @param statements  statements an earlier fixture prepared, each planned on every warmed connection
-     * @param refused     of those, statements the server would not plan here (a table the schema lacks …)
+     * @param statements  statements earlier fixtures prepared, each tried on every warmed connection
+     * @param refused     of those, statements the server would not plan here (a table the schema lacks …): the most
+     *                    any one connection refused
      * @param nanos       how long it took
      */
     record Warmed(int connections, int tables, int statements, int refused, long nanos) {
@@ -63,7 +65,8 @@ final class PoolWarmUp {
             while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
                 Connection c = pool.getConnection();
                 held.add(c);
-                try (Statement s = c.createStatement()) {
+                c.setAutoCommit(true); // a refused statement must not abort the ones after it
+                try (Statement s = PreparedStatementsSeen.unprepared(c.createStatement())) {
                     for (String table : tables) {
                         s.executeQuery("SELECT * FROM " + quoted(table) + " LIMIT 1").close();
                     }
@@ -71,7 +74,7 @@ final class PoolWarmUp {
                 }
             }
             if (!held.isEmpty()) {
-                try (Statement s = held.get(0).createStatement()) {
+                try (Statement s = PreparedStatementsSeen.unprepared(held.get(0).createStatement())) {
                     for (String table : tables) {
                         s.executeQuery("SELECT count(*) FROM " + quoted(table)).close();
                     }
@@ -123,6 +126,7 @@ final class PoolWarmUp {
         List<String> tables = new ArrayList<>();
         try (Connection c = pool.getConnection();
              PreparedStatement s = c.prepareStatement("SELECT tablename FROM pg_tables WHERE schemaname = ? ORDER BY tablename")) {
+            PreparedStatementsSeen.unprepared(s);
             s.setString(1, schema);
             try (ResultSet r = s.executeQuery()) {
                 while (r.next()) {

@@ -16,20 +16,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * The statements a fixture's service had the server prepare, remembered per fixture label for the next fixture of that
- * label in this JVM — in practice, what the JIT warm-up's scratch fixture ran, readied by {@link PoolWarmUp} on every
- * connection of the measured fixture's pool before its load.
+ * The statements a fixture's service had the server prepare, remembered per fixture label for the later fixtures of that
+ * label in this JVM — for a JVM's first measured run, what the JIT warm-up's scratch fixture ran; for later runs, what
+ * every earlier fixture of the label ran — and readied by {@link PoolWarmUp} on every idle connection of the next
+ * fixture's pool before its load. A JVM with no earlier fixture of the label (no warm-up) readies none.
  *
  * <p>The trap it avoids: a run whose first tenths of a second measure cold server processes. Each pooled connection
  * is a PostgreSQL backend of its own, and the first executions of a statement in a backend look up every relation,
  * index, type and function it names in the catalog and plan it — many times the cost of the same statement once warm.
  * A fresh pool meets that once per connection and statement, all of it in the load's first moments, on the cores the
  * load needs. A service warms its statements before it takes traffic; the lab warms the very statements the service
- * used, read back from the server ({@code pg_prepared_statements}: the JDBC driver prepares a statement on the server
- * from its fifth execution on a connection), so it knows no checkpoint's SQL.
+ * used, read back from the server ({@code pg_prepared_statements}: the lab's pool has the driver prepare a statement on
+ * the server at its first execution on a connection, {@code prepareThreshold=1}), so it knows no checkpoint's SQL.
+ * Readying one is planning a copy of it, which loads the catalog entries of what it names into that backend; the
+ * driver's own prepared statement is still parsed and planned once at its first execution there.
  *
- * <p>Only data statements are kept (those {@code PREPARE} accepts: SELECT, INSERT, UPDATE, DELETE, WITH, VALUES);
- * readying one plans it and never executes it. Thread-safe.
+ * <p>Only data statements are kept (those {@code PREPARE} accepts: SELECT, INSERT, UPDATE, DELETE, WITH, VALUES); the
+ * lab's own statements on the pool are never prepared on the server ({@link #unprepared}), so none is taken for the
+ * service's. Readying one plans it and never executes it. Thread-safe.
  */
 final class PreparedStatementsSeen {
 
@@ -72,7 +76,7 @@ final class PreparedStatementsSeen {
             while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
                 Connection c = pool.getConnection();
                 held.add(c);
-                try (Statement s = c.createStatement();
+                try (Statement s = unprepared(c.createStatement());
                      ResultSet r = s.executeQuery("SELECT statement, parameter_types::text[] FROM pg_prepared_statements"
                              + " WHERE NOT from_sql ORDER BY prepare_time")) {
                     while (r.next() && seen.size() < MAX_PER_LABEL) {
@@ -99,6 +103,16 @@ final class PreparedStatementsSeen {
         synchronized (seen) {
             return List.copyOf(seen);
         }
+    }
+
+    /**
+     * @return {@code s}, which the driver will never prepare on the server (a lab statement on the service's pool must
+     *         not be remembered as the service's) and whose text it sends as written (no JDBC escapes)
+     */
+    static Statement unprepared(Statement s) throws SQLException {
+        s.unwrap(org.postgresql.PGStatement.class).setPrepareThreshold(0);
+        s.setEscapeProcessing(false);
+        return s;
     }
 
     /** Forgets {@code label}'s statements (tests). */
