@@ -212,6 +212,7 @@ final class ConsistencyClaims {
                 ids.add(bench.createBookOrder());
             }
             Map<String, Long> paidAtNanos = new ConcurrentHashMap<>();
+            ConcurrentLinkedQueue<String> notPaid = new ConcurrentLinkedQueue<>(); // what a pay that was not PAID answered
             ConcurrentLinkedQueue<long[]> staleReads = new ConcurrentLinkedQueue<>();
             AtomicBoolean reading = new AtomicBoolean(true);
             List<FutureTask<Long>> readersDone = new ArrayList<>();
@@ -249,6 +250,9 @@ final class ConsistencyClaims {
                         if (t.error() == null && t.value().status().equals("PAID")) {
                             paidAtNanos.put(id, System.nanoTime());
                             paid++;
+                        } else {
+                            notPaid.add(t.error() == null ? "answered " + t.value().status()
+                                    : t.error().getClass().getSimpleName() + ": " + String.valueOf(t.error().getMessage()));
                         }
                     }
                     return paid;
@@ -269,7 +273,9 @@ final class ConsistencyClaims {
             }
             long longestNanos = staleReads.stream().mapToLong(s -> s[0]).max().orElse(0);
             String measured = String.format(Locale.ROOT, "%d of %d pays answered PAID; %d gets by %d readers; %d stale read(s) after a PAID answer, the latest %.1f ms after it",
-                    paid, orders, reads, readers, staleReads.size(), longestNanos / 1e6);
+                    paid, orders, reads, readers, staleReads.size(), longestNanos / 1e6)
+                    + (notPaid.isEmpty() ? "" : "; not PAID: " + notPaid.stream().limit(3)
+                            .map(a -> a.length() > 120 ? a.substring(0, 120) + "…" : a).toList());
             return ClaimVerdict.of(paid == orders && staleReads.isEmpty(), measured);
         }
     }
