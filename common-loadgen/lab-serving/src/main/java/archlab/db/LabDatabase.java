@@ -25,9 +25,9 @@ import org.flywaydb.core.Flyway;
  * <p>The pool is HikariCP's defaults but its size (fixed: {@code minimumIdle = maximumPoolSize}) and its name: in
  * particular its connection timeout stays 30 s, and auto-commit on (a store that needs a transaction says so). Nothing
  * of the request reaches the pool: a borrower waits for a connection however late its request already is. The driver
- * is pgJDBC's defaults but {@code prepareThreshold={@value #PREPARE_THRESHOLD}}: a service's statements are few and every one is hot, so each
- * connection has the server parse a statement once and binds it from then on (the default, 5, parses it five times on
- * every connection first, in the run's first moments).
+ * is pgJDBC's defaults but {@code prepareThreshold={@value #PREPARE_THRESHOLD}}: a service's statements are few and
+ * every one is hot, so each connection has the server parse a statement once and binds it from then on (the default,
+ * 5, parses it five times on every connection first, in the run's first moments).
  *
  * <p>Each fixture calls {@link #startRun()} just before the load (forgetting its own preparation) and {@link #endRun()}
  * after; {@link #reportLines()} then gives the report's lines:

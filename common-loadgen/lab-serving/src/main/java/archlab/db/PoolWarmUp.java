@@ -58,29 +58,43 @@ final class PoolWarmUp {
      */
     static Warmed warm(HikariDataSource pool, String schema, List<PreparedStatementsSeen.Prepared> statements) throws SQLException {
         long start = System.nanoTime();
+        List<String> tables = tables(pool, schema);
+        int[] refused = {0};
+        int connections = eachIdleConnection(pool, (index, c) -> {
+            c.setAutoCommit(true); // a refused statement must not abort the ones after it
+            try (Statement s = PreparedStatementsSeen.unprepared(c.createStatement())) {
+                for (String table : tables) {
+                    s.executeQuery((index == 0 ? "SELECT count(*) FROM " : "SELECT * FROM ") + quoted(table)
+                            + (index == 0 ? "" : " LIMIT 1")).close(); // the first reads every table whole
+                }
+                refused[0] = Math.max(refused[0], planned(s, statements));
+            }
+        });
+        return new Warmed(connections, tables.size(), statements.size(), refused[0], System.nanoTime() - start);
+    }
+
+    /** Work on one borrowed connection; {@code index} counts the connections borrowed before it. */
+    interface OnEachIdle {
+        void accept(int index, Connection c) throws SQLException;
+    }
+
+    /**
+     * Borrows the pool's idle connections all at once — each then is a different backend; connections others hold (a
+     * process lease, a relay's pass) are left alone — runs {@code work} on each as it is borrowed, and gives them all
+     * back.
+     *
+     * @return how many were borrowed
+     * @throws SQLException when a connection or {@code work} fails (the ones borrowed are given back)
+     */
+    static int eachIdleConnection(HikariDataSource pool, OnEachIdle work) throws SQLException {
         List<Connection> held = new ArrayList<>();
-        int refused = 0;
         try {
-            List<String> tables = tables(pool, schema);
             while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
                 Connection c = pool.getConnection();
                 held.add(c);
-                c.setAutoCommit(true); // a refused statement must not abort the ones after it
-                try (Statement s = PreparedStatementsSeen.unprepared(c.createStatement())) {
-                    for (String table : tables) {
-                        s.executeQuery("SELECT * FROM " + quoted(table) + " LIMIT 1").close();
-                    }
-                    refused = Math.max(refused, planned(s, statements));
-                }
+                work.accept(held.size() - 1, c);
             }
-            if (!held.isEmpty()) {
-                try (Statement s = PreparedStatementsSeen.unprepared(held.get(0).createStatement())) {
-                    for (String table : tables) {
-                        s.executeQuery("SELECT count(*) FROM " + quoted(table)).close();
-                    }
-                }
-            }
-            return new Warmed(held.size(), tables.size(), statements.size(), refused, System.nanoTime() - start);
+            return held.size();
         } finally {
             for (Connection c : held) {
                 c.close();

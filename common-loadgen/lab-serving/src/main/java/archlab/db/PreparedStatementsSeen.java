@@ -2,11 +2,9 @@ package archlab.db;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Array;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,27 +69,18 @@ final class PreparedStatementsSeen {
      */
     static void remember(String label, HikariDataSource pool) throws SQLException {
         Set<Prepared> seen = BY_LABEL.computeIfAbsent(label, l -> java.util.Collections.synchronizedSet(new LinkedHashSet<>()));
-        List<Connection> held = new ArrayList<>();
-        try {
-            while (pool.getHikariPoolMXBean().getIdleConnections() > 0 && held.size() < pool.getMaximumPoolSize()) {
-                Connection c = pool.getConnection();
-                held.add(c);
-                try (Statement s = unprepared(c.createStatement());
-                     ResultSet r = s.executeQuery("SELECT statement, parameter_types::text[] FROM pg_prepared_statements"
-                             + " WHERE NOT from_sql ORDER BY prepare_time")) {
-                    while (r.next() && seen.size() < MAX_PER_LABEL) {
-                        String sql = r.getString(1);
-                        if (DATA_STATEMENT.matcher(sql).find()) {
-                            seen.add(new Prepared(sql, types(r.getArray(2))));
-                        }
+        PoolWarmUp.eachIdleConnection(pool, (index, c) -> {
+            try (Statement s = unprepared(c.createStatement());
+                 ResultSet r = s.executeQuery("SELECT statement, parameter_types::text[] FROM pg_prepared_statements"
+                         + " WHERE NOT from_sql ORDER BY prepare_time")) {
+                while (r.next() && seen.size() < MAX_PER_LABEL) {
+                    String sql = r.getString(1);
+                    if (DATA_STATEMENT.matcher(sql).find()) {
+                        seen.add(new Prepared(sql, types(r.getArray(2))));
                     }
                 }
             }
-        } finally {
-            for (Connection c : held) {
-                c.close();
-            }
-        }
+        });
     }
 
     /** @return {@code label}'s statements so far, in the order first seen; none for a label never remembered */
