@@ -19,10 +19,10 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class HarnessJmhTest {
 
     @Test
-    @DisplayName("JMH measures the timeline, the trace, false sharing and the runner per operation, with bytes per op; none marked allocation-free allocates")
+    @DisplayName("JMH measures the timeline, the trace, false sharing, the runner and the event-loop generator's encoding and counting per operation, with bytes per op; none marked allocation-free allocates")
     void harnessBenchmarks() throws Exception {
         Path json = JmhRun.run(TimelineBenchmark.class, TraceBenchmark.class, FalseSharingBenchmark.class,
-                RunnerBenchmark.class);
+                RunnerBenchmark.class, WireBenchmark.class);
         assumeThat(json).as("-Djmh.only matched none of this module's benchmarks").isNotNull();
         List<JmhRun.Row> rows = JmhRun.rows(json);
         System.out.print(JmhRun.summary(json, JmhRun.smoke()));
@@ -32,7 +32,7 @@ class HarnessJmhTest {
         System.out.println(ratio(rows, "padded", "false sharing: padded counters"));
         assertThat(JmhRun.allocationFailures(json)).as("benchmarks that must allocate nothing, in %s", json).isEmpty();
         if (System.getProperty("jmh.only") == null) {
-            assertThat(rows).as("benchmarks in %s", json).hasSizeGreaterThanOrEqualTo(12);
+            assertThat(rows).as("benchmarks in %s", json).hasSizeGreaterThanOrEqualTo(15);
         }
     }
 

@@ -10,34 +10,37 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The lab's open-loop runner against wrk on one server's {@code GET /noop}: {@code mvn -pl common-loadgen/lab-runs test -Dgenerator} (its own flag: a checkpoint's {@code -Dwrk} builds common-loadgen too and must not run it)
+ * The lab's open-loop generators against wrk on one server's {@code GET /noop}: {@code mvn -pl common-loadgen/lab-runs test -Dgenerator} (its own flag: a checkpoint's {@code -Dwrk} builds common-loadgen too and must not run it)
  * writes {@code target/reports/generator-vs-wrk.md} (+ .json). The figures are the machine's; what is asserted is the
  * shape that holds on any machine.
  */
-@EnabledIfSystemProperty(named = "generator", matches = ".*", disabledReason = "about 20 s of probes and 3 s of wrk: mvn -pl common-loadgen/lab-runs test -Dgenerator")
+@EnabledIfSystemProperty(named = "generator", matches = ".*", disabledReason = "about 50 s of probes and 3 s of wrk: mvn -pl common-loadgen/lab-runs test -Dgenerator")
 class GeneratorCapacityTest {
 
     @Test
-    @DisplayName("the runner's capacity over HTTP is the highest probed rate that held (every request started, send lag p99 under 1 ms, every answer in time), printed beside wrk's requests/s on the same no-op endpoint with their ratio")
+    @DisplayName("each generator's capacity over HTTP is the highest probed rate that held (every request started, send lag p99 under 1 ms, every answer in time), the event loops' printed beside the thread-per-request runner's and wrk's requests/s on the same no-op endpoint, with the event loops' ratio to wrk")
     void capacityBesideWrk() throws Exception {
         GeneratorCapacity.CapacityResult result = GeneratorCapacity.run(ReportWriter.reportsDir(), System.out::println);
         String md = Files.readString(result.markdown());
-        assertThat(md).contains("generator_capacity=" + result.capacity() + " req/s");
-        assertThat(result.probes()).as("probes run").isNotEmpty();
-        result.probes().stream().filter(GeneratorCapacity.Probe::holds).forEach(p -> {
-            assertThat(p.requests().started()).as("a probe that held started every request (%d req/s)", p.ratePerSecond()).isEqualTo(p.requests().offered());
-            assertThat(p.requests().completed()).as("a probe that held had every answer (%d req/s)", p.ratePerSecond()).isEqualTo(p.requests().offered());
-            assertThat(p.sendLagP99Micros()).as("a probe that held was on time (%d req/s)", p.ratePerSecond())
-                    .isLessThan(GeneratorCapacity.SEND_LAG_BOUND.toNanos() / 1_000);
-        });
-        assertThat(result.capacity()).as("the capacity is a rate that held, or 0 when none did").isEqualTo(result.probes().stream()
-                .filter(GeneratorCapacity.Probe::holds).mapToInt(GeneratorCapacity.Probe::ratePerSecond).max().orElse(0));
+        assertThat(md).contains("generator_capacity=" + result.eventLoops().capacity() + " req/s")
+                .contains("thread_per_request_capacity=" + result.threadPerRequest().capacity() + " req/s");
+        for (GeneratorCapacity.Series s : new GeneratorCapacity.Series[] {result.eventLoops(), result.threadPerRequest()}) {
+            assertThat(s.probes()).as("%s: probes run", s.name()).isNotEmpty();
+            s.probes().stream().filter(GeneratorCapacity.Probe::holds).forEach(p -> {
+                assertThat(p.requests().started()).as("%s: a probe that held started every request (%d req/s)", s.name(), p.ratePerSecond()).isEqualTo(p.requests().offered());
+                assertThat(p.requests().completed()).as("%s: a probe that held had every answer (%d req/s)", s.name(), p.ratePerSecond()).isEqualTo(p.requests().offered());
+                assertThat(p.p99().sendLagMicros()).as("%s: a probe that held was on time (%d req/s)", s.name(), p.ratePerSecond())
+                        .isLessThan(GeneratorCapacity.SEND_LAG_BOUND.toNanos() / 1_000);
+            });
+            assertThat(s.capacity()).as("%s: the capacity is a rate that held, or 0 when none did", s.name()).isEqualTo(s.probes().stream()
+                    .filter(GeneratorCapacity.Probe::holds).mapToInt(GeneratorCapacity.Probe::ratePerSecond).max().orElse(0));
+        }
         assertThat(result.wrk().isPresent()).as("a wrk row exactly when wrk is installed (" + Wrk.INSTALL + ")")
                 .isEqualTo(Wrk.find().isPresent());
         result.wrk().ifPresent(w -> {
             assertThat(w.counts().non2xx()).as("wrk's answers are the no-op's 204s").isZero();
             assertThat(md).containsPattern("wrk_max=\\d+ req/s");
-            if (result.capacity() > 0) {
+            if (result.eventLoops().capacity() > 0) {
                 assertThat(md).containsPattern("ratio generator/wrk=\\d+\\.\\d\\d");
             }
         });

@@ -19,6 +19,11 @@ import org.HdrHistogram.Histogram;
  */
 public final class OrderHttpServer implements AutoCloseable {
 
+    /** The path answered 204 without calling the service: what a request costs the server and the client, and nothing else. */
+    public static final String NOOP_PATH = OrderServlet.NOOP_PATH;
+    /** The longest deadline a caller may ask for in {@code X-Deadline-Ms}, ms. */
+    public static final long MAX_DEADLINE_MS = OrderServlet.MAX_DEADLINE_MS;
+
     private final LoopbackTomcat tomcat;
     private final ServerExecutor executor;
 
