@@ -24,6 +24,9 @@ final class ChargesInFlight implements Payments {
 
     private final OrderFaults faults;
     private final java.util.concurrent.ConcurrentHashMap<String, AtomicInteger> chargesByOrder = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Per order, completed when its first charge reached the provider: the stub's book, not the service's word. */
+    private final java.util.concurrent.ConcurrentHashMap<String, java.util.concurrent.CompletableFuture<Void>> firstCharge =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param faults the charge faults to inject, counted per order ({@link OrderFaults}) */
     ChargesInFlight(Payments provider, OrderFaults faults) {
@@ -38,6 +41,9 @@ final class ChargesInFlight implements Payments {
     public ChargeResult charge(RequestContext ctx, ChargeRequest request) {
         int nth = request == null || request.orderId() == null ? Integer.MAX_VALUE
                 : chargesByOrder.computeIfAbsent(request.orderId(), id -> new AtomicInteger()).getAndIncrement();
+        if (request != null && request.orderId() != null) {
+            firstCharge.computeIfAbsent(request.orderId(), id -> new java.util.concurrent.CompletableFuture<>()).complete(null);
+        }
         if (nth < faults.lostRequests()) {
             parkUntilDeadline(ctx, LOST_WAIT.toNanos());
             throw new DownstreamTimeoutException("payment", -1, false,
@@ -77,6 +83,23 @@ final class ChargesInFlight implements Payments {
     @Override
     public Optional<ChargeResult> findByIdempotencyKey(String idempotencyKey) {
         return provider.findByIdempotencyKey(idempotencyKey);
+    }
+
+    /**
+     * Waits until a charge of order {@code orderId} has reached the provider, at most {@code timeout}.
+     *
+     * @return whether one did
+     */
+    boolean awaitFirstCharge(String orderId, java.time.Duration timeout) throws InterruptedException {
+        try {
+            firstCharge.computeIfAbsent(orderId, id -> new java.util.concurrent.CompletableFuture<>())
+                    .get(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException e) {
+            return false;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("a charge's marker never fails", e);
+        }
     }
 
     /** @return the most charges that were in flight at the same time so far */

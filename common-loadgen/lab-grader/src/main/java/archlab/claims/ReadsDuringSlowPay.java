@@ -22,8 +22,12 @@ import java.util.concurrent.TimeUnit;
  * answered at once with the charge the first made. So it still pays, and the pay is still in the provider for about
  * twice its budget, long after the get was issued.
  *
+ * <p>The get and the create are issued {@code intoThePay} after the pay's charge reached the provider (the stub's own
+ * record), not after the pay was sent: a service that slows its own pay down (an attack burned CPU to do it) would
+ * otherwise have the reads arrive before its charge, and look free.
+ *
  * @param charge          the charge's latency this attempt
- * @param intoThePay      when the get and the create were issued, after the pay started
+ * @param intoThePay      when the get and the create were issued, after the pay's charge reached the provider
  * @param getNanos        the get's latency
  * @param createNanos     the create's latency
  * @param pay             what the slow pay answered, and whether its order ended PAID with exactly one charge
@@ -52,6 +56,11 @@ record ReadsDuringSlowPay(Duration charge, Duration intoThePay, long getNanos, l
             String other = bench.createBookOrder();
             try (HiccupProbe probe = HiccupProbe.start()) {
                 Future<Bench.Timed<OrderPort.OrderView>> pay = threads.submit(() -> Bench.timed(() -> bench.port.pay(request(deadline), paying)));
+                // a pay that ends without a charge (refused, failed) held nothing: the reads go then, and the pay is judged
+                long until = System.nanoTime() + deadline.toNanos();
+                while (!bench.charges.awaitFirstCharge(paying, Duration.ofMillis(10)) && !pay.isDone() && System.nanoTime() < until) {
+                    // the charge has not reached the provider yet
+                }
                 Thread.sleep(into.toMillis());
                 Future<Bench.Timed<OrderPort.OrderView>> get = threads.submit(() -> Bench.timed(() -> bench.port.get(request(deadline), other)));
                 Future<Bench.Timed<OrderPort.OrderView>> create = threads.submit(() -> Bench.timed(() ->
