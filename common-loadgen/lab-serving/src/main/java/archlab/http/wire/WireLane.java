@@ -52,7 +52,6 @@ final class WireLane {
     private final Runnable pacer = this::pace;
     private int opening;
     private long opened;
-    private long connectFailures;
     private long armedAt = Long.MAX_VALUE;
     private WirePhase phase;
     private ScheduledFuture<?> sweep;
@@ -73,11 +72,11 @@ final class WireLane {
     }
 
     /** What the main thread reads between phases. On the loop. */
-    record Snapshot(int open, int opening, long opened, long connectFailures, int unsent) {
+    record Snapshot(int open, int opening, long opened) {
     }
 
     Snapshot snapshot() {
-        return new Snapshot(all.size(), opening, opened, connectFailures, phase == null ? 0 : phase.planned.length - phase.next);
+        return new Snapshot(all.size(), opening, opened);
     }
 
     /** What a phase the main thread stopped waiting for left: requests never sent, requests sent and unanswered. */
@@ -238,9 +237,8 @@ final class WireLane {
             all.add(c);
             idle.addLast(c);
             drain();
-        } else {
-            connectFailures++; // tried again at the next sweep, not at once: a refused connect is quick to repeat
         }
+        // a connect that failed is tried again at the next sweep, not at once: a refused connect is quick to repeat
     }
 
     /** One keep-alive connection: one request outstanding at most; its request buffer is its own and reused. */
