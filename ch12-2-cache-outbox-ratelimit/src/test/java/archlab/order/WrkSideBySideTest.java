@@ -3,6 +3,7 @@ package archlab.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.http.Wrk;
+import archlab.hyperfoil.HyperfoilRun;
 import archlab.report.ReportWriter;
 import archlab.run.WrkSideBySide;
 import java.nio.file.Files;
@@ -14,10 +15,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * This checkpoint over HTTP, loaded open loop by the lab's runner, then closed loop by the lab's runner and by wrk,
- * one after the other against the same server for the same 3 s: {@code mvn -pl <module> test -Dwrk} writes
- * {@code target/reports/wrk.md} (+ .json). Without wrk installed the wrk row is left out, saying how to install it.
+ * then open model by Hyperfoil, one after the other against the same server for the same 3 s:
+ * {@code mvn -pl <module> test -Dwrk} writes {@code target/reports/wrk.md} (+ .json) and Hyperfoil's benchmark
+ * {@code target/reports/book-mix.hf.yaml}. Without wrk installed the wrk row is left out, saying how to install it.
  */
-@EnabledIfSystemProperty(named = "wrk", matches = ".*", disabledReason = "3 s of open loop, 3 s of closed loop and 3 s of wrk: mvn test -Dwrk")
+@EnabledIfSystemProperty(named = "wrk", matches = ".*", disabledReason = "3 s of open loop, 3 s of closed loop, 3 s of wrk and 5 s of Hyperfoil: mvn test -Dwrk")
 class WrkSideBySideTest {
 
     private static final Duration DURATION = Duration.ofSeconds(3);
@@ -35,6 +37,11 @@ class WrkSideBySideTest {
         assertThat(md).contains("| open-loop runner |").contains("| lab closed loop |");
         assertThat(md.contains("| wrk (closed loop) |")).as("a wrk row exactly when wrk is installed (" + Wrk.INSTALL + ")")
                 .isEqualTo(Wrk.find().isPresent());
+        assertThat(md).contains("| Hyperfoil (open model) |").contains("Open loop beside Hyperfoil:");
+        // the file beside the table is the benchmark Hyperfoil ran: its own parser reads it
+        Path hfYaml = table.markdown().resolveSibling("book-mix.hf.yaml");
+        assertThat(HyperfoilRun.parse(Files.readString(hfYaml)).phases()).hasSize(6);
+        assertThat(table.hyperfoil().answers().requests()).as("Hyperfoil sent requests in its measured phases").isPositive();
         long offered = table.open().offered();
         boolean fellBehind = table.closedCompleted() < offered;
         if (Path.of(System.getProperty("archlab.module.dir", ".")).getFileName().toString().equals("ch12-1-baseline")) {

@@ -32,6 +32,10 @@ public final class BookWorkload implements Workload {
     public static final String CREATE = "create";
     public static final String GET = "get";
     public static final String PAY = "pay";
+    /** The mix's shares, percent of requests: creates, gets, and pays (the rest). */
+    public static final int CREATE_PERCENT = 40;
+    public static final int GET_PERCENT = 35;
+    public static final int PAY_PERCENT = 100 - CREATE_PERCENT - GET_PERCENT;
 
     private final OrderTarget target;
     private final List<String> pool;
@@ -67,10 +71,10 @@ public final class BookWorkload implements Workload {
     @Override
     public String operationOf(long sequence) {
         long r = mix(sequence) % 100;
-        if (r < 40) {
+        if (r < CREATE_PERCENT) {
             return CREATE;
         }
-        return r < 75 ? GET : PAY;
+        return r < CREATE_PERCENT + GET_PERCENT ? GET : PAY;
     }
 
     @Override

@@ -5,6 +5,8 @@ import archlab.http.HttpOrderTarget;
 import archlab.http.OrderHttpServer;
 import archlab.http.ServerThreads;
 import archlab.http.Wrk;
+import archlab.hyperfoil.HyperfoilBenchmark;
+import archlab.hyperfoil.HyperfoilRun;
 import archlab.loadgen.BookWorkload;
 import archlab.loadgen.ClosedLoopRunner;
 import archlab.loadgen.LatencySummary;
@@ -33,9 +35,11 @@ import java.util.function.Supplier;
  * (Tomcat's 200 platform threads), first the lab's open-loop runner at the book's load (1,500 req/s, {@code duration}, a
  * {@link #TIMEOUT} deadline), then the lab's closed loop ({@link ClosedLoopRunner}: {@code connections} workers, the book's mix
  * going on where the open loop stopped, the same duration and deadline), then wrk ({@link Wrk}: {@code -t8 -c<connections>},
- * the book's mix, the same duration and {@code X-Deadline-Ms}) when it is installed. Writes {@code wrk.md} and
- * {@code wrk.json} under the reports directory: one row per tool, requests/s, p50, p99, max and the command line,
- * every figure read from the run or parsed from wrk's output.
+ * the book's mix, the same duration and {@code X-Deadline-Ms}) when it is installed, then Hyperfoil in this JVM
+ * ({@link HyperfoilBenchmark}: the book's mix as one open-model phase per operation after a warm-up of the same length
+ * as the open loop's, the same rate, duration, timeout and connections as wrk). Writes {@code wrk.md}, {@code wrk.json}
+ * and Hyperfoil's file {@code book-mix.hf.yaml} under the reports directory: one row per tool, requests/s, p50, p99, max
+ * and the command line, every figure read from the run, parsed from wrk's output or taken from Hyperfoil's statistics.
  *
  * <p>They count differently, on purpose: the open-loop runner offers requests on a schedule and counts latency
  * from each one's planned start (a late request's wait counts); the closed loop and wrk send the next request only
@@ -60,8 +64,10 @@ public final class WrkSideBySide {
      * @param open     the open loop's measured run
      * @param closed   the lab's closed loop
      * @param wrk      wrk's figures, empty when wrk is not installed
+     * @param hyperfoil Hyperfoil's figures of its measured phases
      */
-    public record Table(Path markdown, RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
+    public record Table(Path markdown, RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk,
+                        HyperfoilRun.Figures hyperfoil) {
         /** @return requests the closed loop completed within their deadline, whole run */
         public long closedCompleted() {
             return closed.count(RequestOutcome.COMPLETED);
@@ -71,8 +77,9 @@ public final class WrkSideBySide {
     private WrkSideBySide() {
     }
 
-    /** What the three loads measured. */
-    private record Loads(RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk) {
+    /** What the four loads measured. */
+    private record Loads(RunResult open, ClosedLoopRunner.ClosedLoopResult closed, Optional<Wrk.WrkResult> wrk,
+                         HyperfoilBenchmark hyperfoilPlan, HyperfoilRun.Figures hyperfoil) {
     }
 
     /** The server the loads reach the fixture through, and its client: closed once the loads are over or failed. */
@@ -157,7 +164,15 @@ public final class WrkSideBySide {
                 } else {
                     out.accept("wrk: not installed, no wrk row; install it with " + Wrk.INSTALL);
                 }
-                return new Loads(open, closed, byWrk);
+                // Hyperfoil's gets read the book's pool; its pays take orders its creates made, these fresh ones when none waits
+                HyperfoilBenchmark hf = HyperfoilBenchmark.builder().base(server.baseUri()).ratePerSecond(spec.ratePerSecond())
+                        .warmUp(WARM_UP).duration(duration).timeout(spec.timeout()).connections(connections)
+                        .getIds(book.pool()).payIds(freshOrders(client, book.pool().size())).build();
+                Files.createDirectories(reportsDir);
+                Files.writeString(reportsDir.resolve(hf.name() + ".hf.yaml"), hf.yaml());
+                HyperfoilRun.Figures byHyperfoil = HyperfoilRun.run(hf);
+                serverLines.add("server after Hyperfoil: " + server.serverLine());
+                return new Loads(open, closed, byWrk, hf, byHyperfoil);
             });
         } catch (IOException | InterruptedException | RuntimeException e) {
             throw e;
@@ -191,9 +206,16 @@ public final class WrkSideBySide {
                 w.latency().p99Millis(), w.latency().maxMillis(), String.format(Locale.ROOT,
                         "requests=%d non_2xx=%d socket_errors=%d", w.counts().requests(), w.counts().non2xx(),
                         w.counts().socketErrors()), w.commandLine())));
+        HyperfoilRun.Figures hf = loads.hyperfoil();
+        rows.add(row("Hyperfoil (open model)", hf.inTimePerSecond(), hf.latencyMillis(50), hf.latencyMillis(99),
+                hf.maxMillis(), String.format(Locale.ROOT, "requests=%d responses=%d in_time=%d 2xx=%d 4xx=%d 5xx=%d"
+                                + " timeouts=%d connection_errors=%d blocked_ms=%d", hf.answers().requests(),
+                        hf.answers().responses(), hf.answeredInTime(),
+                        hf.answers().status2xx(), hf.answers().status4xx(), hf.answers().status5xx(), hf.lost().timeouts(),
+                        hf.lost().connectionErrors(), hf.lost().blockedMillis()), loads.hyperfoilPlan().describe()));
         Files.createDirectories(reportsDir);
         Path md = reportsDir.resolve("wrk.md");
-        Files.writeString(md, markdown(rows, serverLines));
+        Files.writeString(md, markdown(rows, serverLines) + beside(open, hf));
         Map<String, Object> json = new LinkedHashMap<>();
         // which machine and Maven session wrote it: the book copies one session's reports only
         json.put("environment", archlab.report.Environment.current());
@@ -201,8 +223,29 @@ public final class WrkSideBySide {
         json.put("server", serverLines);
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(reportsDir.resolve("wrk.json").toFile(), json);
         out.accept(Files.readString(md));
-        return new Table(md, open, closed, byWrk);
+        return new Table(md, open, closed, byWrk, hf);
     }
+    /**
+     * Where the two open models disagree on the same server. Both count from each request's start on schedule; the
+     * lab's runner gives a request up at its deadline, Hyperfoil only once it was sent: a request waiting for one of
+     * its connections waits on, and is answered late instead of timed out.
+     */
+    private static String beside(RunResult open, HyperfoilRun.Figures hf) {
+        double openP99 = open.latency().p99Micros() / 1e3;
+        double hfP99 = hf.latencyMillis(99);
+        long late = hf.answers().responses() - hf.answeredInTime();
+        return String.format(Locale.ROOT, "%nOpen loop beside Hyperfoil: p99 %.2f ms against %.2f ms (Hyperfoil's %s the"
+                        + " open loop's). Both count from each request's start on schedule; the open loop gave up %d"
+                        + " requests at their %d ms deadline, Hyperfoil starts its timeout only when a request is sent: its"
+                        + " requests waited %.1f ms on average for one of its connections, and %d of its %d responses came"
+                        + " after the deadline (answered late, not timed out). The open loop's own send lag p99 was %.2f ms"
+                        + " (its generator's lateness, in its figures).%n", openP99, hfP99,
+                openP99 > 0 ? String.format(Locale.ROOT, "%.2f×", hfP99 / openP99) : "beside nothing of",
+                open.timedOut(), hf.deadline().toMillis(),
+                hf.answers().requests() == 0 ? 0.0 : (double) hf.lost().blockedMillis() / hf.answers().requests(), late,
+                hf.answers().responses(), open.sendLag().p99Micros() / 1e3);
+    }
+
     /** Creates {@code n} orders through {@code client}, unmeasured, each with a generous deadline; returns their ids. */
     private static List<String> freshOrders(HttpOrderTarget client, int n) throws IOException {
         List<String> ids = new ArrayList<>(n);
@@ -233,7 +276,7 @@ public final class WrkSideBySide {
     }
 
     private static String markdown(List<Map<String, Object>> rows, List<String> serverLines) {
-        StringBuilder b = new StringBuilder("# Open loop beside closed loop (the lab's, wrk), one server\n\n")
+        StringBuilder b = new StringBuilder("# Open loop beside closed loop (the lab's, wrk) and Hyperfoil, one server\n\n")
                 .append("| tool | requests/s | p50 | p99 | max | counts | command |\n|---|---|---|---|---|---|---|\n");
         for (Map<String, Object> r : rows) {
             b.append(String.format(Locale.ROOT, "| %s | %s | %s ms | %s ms | %s ms | %s | `%s` |%n", r.get("tool"),
@@ -242,7 +285,10 @@ public final class WrkSideBySide {
         }
         b.append("\nThe lab's requests/s count completed requests (within the deadline); the open loop's latency starts at"
                 + " each request's planned start, the closed loop's when it sends, after the previous answer on its"
-                + " connection. wrk's requests/s count every answer (any status); its latency starts when it sends.\n");
+                + " connection. wrk's requests/s count every answer (any status); its latency starts when it sends."
+                + " Hyperfoil's requests/s count the responses of its measured phases within the deadline (any status);"
+                + " its latency starts on schedule, as the open loop's, and includes any wait for one of its connections"
+                + " (blocked_ms, summed).\n");
         b.append("\nThe server's lines count from its start: each one covers the rows above it.\n");
         serverLines.forEach(line -> b.append("\n").append(line).append("\n"));
         return b.toString();
