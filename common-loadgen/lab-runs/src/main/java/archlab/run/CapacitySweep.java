@@ -13,7 +13,6 @@ import archlab.loadgen.RunResult;
 import archlab.timeline.TimelineSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -80,6 +79,9 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
     /** How each rate's requests reach the service: {@code -Dlab.transport}, {@code -Dlab.server.threads} ({@link Transport}). */
     private Transport transport = Transport.IN_PROCESS;
     private Path reportsDir = ReportWriter.reportsDir();
+    /** Over HTTP, each measured row's CPU: the generator's beside the server's and the service's. */
+    private final java.util.Map<SweepRow, WireSweepRate.Side> sideOf = new java.util.HashMap<>();
+    private final List<WireSweepRate.Side> sides = new ArrayList<>();
     private Consumer<String> out = System.out::println;
 
     private CapacitySweep(String module, LoadSpec base, long payFloorNanos) {
@@ -251,6 +253,8 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         // over HTTP every fixture (each rate's, the warm-ups') is served by a server of its own, as in a load run
         Supplier<LabFixture> freshFixture = () -> transport.wrap(unreached.get());
         List<SweepRow> rows = new ArrayList<>();
+        sideOf.clear();
+        sides.clear();
         long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
         out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
                 + " and p99 <= %.3f ms", module, rates.size(), seconds(duration), Knee.GOODPUT_FLOOR * 100, ceilingMicros / 1e3));
@@ -259,7 +263,13 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         if ((double) rates.get(0) * warmup.toNanos() >= 1e9) { // the warm-up plans at least one request
             out.accept(String.format(Locale.ROOT, "[sweep] %s warm-up: %d req/s for %s on a throwaway fixture (not measured)",
                     module, rates.get(0), seconds(warmup)));
-            FixtureRun.once(freshFixture, workload -> new OpenLoopRunner().run(spec(rates.get(0), warmup), workload));
+            if (transport.kind() == Transport.Kind.HTTP) { // the event-loop generator warms up beside the server
+                try (LabFixture f = freshFixture.get()) {
+                    WireSweepRate.measure(f, spec(rates.get(0), warmup));
+                }
+            } else {
+                FixtureRun.once(freshFixture, workload -> new OpenLoopRunner().run(spec(rates.get(0), warmup), workload));
+            }
         }
         out.accept("[sweep] " + SweepReport.header());
         List<String> reruns = new ArrayList<>();
@@ -286,6 +296,9 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
                 kept = SweepRow.medianByP99(disturbed);
             }
             rows.add(kept);
+            if (sideOf.containsKey(kept)) {
+                sides.add(sideOf.get(kept));
+            }
             out.accept("[sweep] " + SweepReport.line(kept, ceilingMicros));
         }
         SweepReport report = report(rows, reruns);
@@ -295,41 +308,21 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         return report;
     }
 
-    /** One run of {@code rate} on a fresh fixture. */
+    /**
+     * One run of {@code rate} on a fresh fixture: in process by the lab's runner; over HTTP by the event-loop generator
+     * ({@link WireSweepRate}), whose CPU beside the server's is kept in {@link #sideOf}.
+     */
     private SweepRow measure(Supplier<? extends LabFixture> freshFixture, int rate) {
-        RunResult result;
-        CpuTime cpu = new CpuTime();
+        LoadSpec s = spec(rate, duration);
         try (LabFixture fixture = freshFixture.get()) {
-            LoadSpec s = spec(rate, duration);
-            result = FixtureRun.between(fixture, cpu, workload -> new OpenLoopRunner().run(s, workload));
-        }
-        return SweepRow.of(result, cpu.share());
-    }
-
-    /** The process's CPU time and the wall time from just before the fixture's beforeRun to the end of the load. */
-    private static final class CpuTime implements FixtureRun.Around {
-        private long cpu0;
-        private long t0;
-        private long cpu1;
-        private long wall;
-
-        @Override
-        public void starting() {
-            System.gc();
-            cpu0 = processCpuNanos();
-            t0 = System.nanoTime();
-        }
-
-        @Override
-        public void loaded() {
-            wall = System.nanoTime() - t0;
-            cpu1 = processCpuNanos();
-        }
-
-        /** @return the share of all cores the process used, or {@link SweepRow#CPU_UNKNOWN} */
-        double share() {
-            return cpu0 < 0 || cpu1 < 0 || wall <= 0 ? SweepRow.CPU_UNKNOWN
-                    : Math.min(1.0, (double) (cpu1 - cpu0) / ((double) wall * Runtime.getRuntime().availableProcessors()));
+            if (transport.kind() == Transport.Kind.HTTP) {
+                WireSweepRate.Measured m = WireSweepRate.measure(fixture, s);
+                sideOf.put(m.row(), m.side());
+                return m.row();
+            }
+            ProcessCpuShare cpu = new ProcessCpuShare();
+            RunResult result = FixtureRun.between(fixture, cpu, workload -> new OpenLoopRunner().run(s, workload));
+            return SweepRow.of(result, cpu.share());
         }
     }
 
@@ -347,13 +340,18 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
             SweepRow at = knee.found() ? rowAt(rows, knee.ratePerSecond()) : null;
             evidence = LimitEvidence.between(at, past, knee.rule().p99CeilingMicros());
         }
+        if (!sides.isEmpty()) {
+            evidence = java.util.stream.Stream.concat(evidence.stream(),
+                    WireSweepRate.whoSaturated(sides, knee, payFloorNanos).stream()).toList();
+        }
         LoadSpec s = spec(rates.get(0), duration);
         String settings = String.format(Locale.ROOT,
                 "rates=%s req/s duration=%s each timeout=%s arrival=%s threads=%s jit_warmup=%s warmup=%s at %d req/s before"
                         + " the first rate (per-rate warmup=%s) trace=off profiles=off pay_floor=%.3fms attempts<=%d per rate"
                         + " (rerun while send-lag p99 or hiccup p99 > pay floor; all disturbed: the median p99 kept)"
                         + " transport=" + transport.kind().name().toLowerCase(Locale.ROOT)
-                        + (transport.kind() == Transport.Kind.HTTP ? " server_threads=" + transport.threads().label() : ""),
+                        + (transport.kind() == Transport.Kind.HTTP ? " server_threads=" + transport.threads().label()
+                        + " generator=event loops (archlab.http.wire, " + WireSweepRate.LANES + ")" : ""),
                 rates, seconds(duration), seconds(s.timeout()), s.arrival().describe(),
                 s.threads().name().toLowerCase(Locale.ROOT), jitWarmed == null ? "none" : jitWarmed.describe(),
                 seconds(warmup), rates.get(0), seconds(s.warmup()), payFloorNanos / 1e6, attempts);
@@ -382,13 +380,5 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the sweep report to " + reportsDir, e);
         }
-    }
-
-    /** @return this JVM's CPU time so far, ns, or -1 when the platform bean cannot tell */
-    private static long processCpuNanos() {
-        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-            return os.getProcessCpuTime();
-        }
-        return -1;
     }
 }

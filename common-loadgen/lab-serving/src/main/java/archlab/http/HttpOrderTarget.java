@@ -44,6 +44,11 @@ public final class HttpOrderTarget implements OrderTarget, AutoCloseable {
                 .executor(callbacks).build();
     }
 
+    /** @return the server this client calls, {@code http://host:port} */
+    public URI baseUri() {
+        return base;
+    }
+
     @Override
     public String create(RequestContext ctx) throws Exception {
         String body = "{\"customer\":\"" + BookWorkload.CUSTOMER + "\"}";
