@@ -19,7 +19,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code mvn -pl <module> test -Dwrk} writes {@code target/reports/wrk.md} (+ .json) and Hyperfoil's benchmark
  * {@code target/reports/book-mix.hf.yaml}. Without wrk installed the wrk row is left out, saying how to install it.
  */
-@EnabledIfSystemProperty(named = "wrk", matches = ".*", disabledReason = "3 s of open loop, 3 s of closed loop, 3 s of wrk and 5 s of Hyperfoil: mvn test -Dwrk")
+@EnabledIfSystemProperty(named = "wrk", matches = ".*", disabledReason = "3 s each of open loop, closed loop and wrk, then Hyperfoil (2 s warm-up, 3 s, and the time a slow checkpoint takes to answer): mvn test -Dwrk")
 class WrkSideBySideTest {
 
     private static final Duration DURATION = Duration.ofSeconds(3);

@@ -17,12 +17,17 @@ import java.util.Locale;
  * carries the lab's {@code X-Deadline-Ms} and Hyperfoil's own timeout of the same length; Hyperfoil starts that
  * timeout when the request is sent, not while it waits for one of the shared connections.
  *
+ * <p>Arrivals are at fixed intervals ({@code variance: false}), as the book's load's. Each phase has a session for
+ * every user it can start ({@code maxSessions} = rate × length + 1), so Hyperfoil never holds a user back for want of a
+ * session (which would make its open model a closed one), and {@code sessionLimitPolicy: FAIL} says so if it ever
+ * would; a phase that has not ended {@link #DRAIN_LIMIT} after its length is stopped ({@code maxDuration}).
+ *
  * <p>Which orders: a get reads one of the pre-created orders ({@code getIds}) at random. A pay takes an order a create
  * of the same Hyperfoil thread made during the run (the create's answer parsed for its id and pushed onto a map the
- * thread's sessions share; the pay pulls one entry, so no order is paid twice); only when no created order is waiting
- * — a create phase that got no answers — it falls back to one of {@code payIds} at random, where a repeat is a 409 the
- * row counts. wrk and the lab's runner take pre-created orders in turn instead: Hyperfoil has no list read in turn
- * across its sessions.
+ * thread's sessions share; the pay pulls one entry, so no order is paid twice); when no created order is waiting (the
+ * warm-up's first pays, or pays that outrun answered creates on a slow server) it falls back to one of {@code payIds}
+ * at random, where a repeat is a 409 in the row's 4xx count. wrk and the lab's runner take pre-created orders in turn
+ * instead: Hyperfoil has no list read in turn across its sessions.
  *
  * <p>The file is the whole benchmark (ids inline): the same text runs in this JVM ({@link HyperfoilRun}) and, with
  * {@code agents:} listed ({@link Builder#agents}), from Hyperfoil's controller on several machines, each agent
@@ -32,6 +37,8 @@ public final class HyperfoilBenchmark {
 
     /** The shared map a create's id is pushed onto and a pay pulls from. */
     static final String PAYABLE = "payable";
+    /** How long past its length a phase may take to finish its requests before Hyperfoil stops it. */
+    public static final Duration DRAIN_LIMIT = Duration.ofSeconds(60);
 
     private final String name;
     private final URI base;
@@ -131,12 +138,15 @@ public final class HyperfoilBenchmark {
 
     private void phase(StringBuilder y, String phase, String op, Duration length, List<String> after, boolean first) {
         int rate = rateOf(op);
-        // sessions alive at once: every one started within the timeout (and a second of waiting for a connection)
-        long maxSessions = Math.max(16, (long) Math.ceil(rate * (timeout.toMillis() + 1000) / 1000.0));
+        // a session for every user the phase starts: none is ever held back waiting for one
+        long maxSessions = (long) Math.ceil(rate * length.toNanos() / 1e9) + 1;
         y.append("- ").append(phase).append(":\n    constantRate:\n")
                 .append("      usersPerSec: ").append(rate).append('\n')
+                .append("      variance: false\n")
                 .append("      duration: ").append(length.toMillis()).append("ms\n")
-                .append("      maxSessions: ").append(maxSessions).append('\n');
+                .append("      maxDuration: ").append(length.plus(DRAIN_LIMIT).toMillis()).append("ms\n")
+                .append("      maxSessions: ").append(maxSessions).append('\n')
+                .append("      sessionLimitPolicy: FAIL\n");
         if (!after.isEmpty()) {
             y.append("      startAfterStrict:\n");
             after.forEach(p -> y.append("      - ").append(p).append('\n'));
@@ -213,17 +223,21 @@ public final class HyperfoilBenchmark {
 
         /** @param base the order server, {@code http://host:port} */
         public Builder base(URI base) {
-            if (base == null || !"http".equals(base.getScheme()) || base.getHost() == null) {
+            if (base == null || !"http".equals(base.getScheme()) || base.getHost() == null || base.getPort() < 1) {
                 throw new IllegalArgumentException("an http://host:port server, was " + base);
             }
             this.base = URI.create("http://" + base.getHost() + ":" + base.getPort());
             return this;
         }
 
-        /** @param perSecond the whole mix's rate, requests per second (each operation its share, at least 1) */
+        /**
+         * @param perSecond the whole mix's rate, requests per second: a multiple of 20, so that each operation's share
+         *                  is a whole number per second
+         */
         public Builder ratePerSecond(int perSecond) {
-            if (perSecond * BookWorkload.PAY_PERCENT / 100 < 1) {
-                throw new IllegalArgumentException("the rate gives every operation at least 1/s from 4/s on, was " + perSecond);
+            if (perSecond < 20 || perSecond % 20 != 0) {
+                throw new IllegalArgumentException("the rate is a multiple of 20 req/s (each operation's share a whole"
+                        + " number per second), was " + perSecond);
             }
             this.ratePerSecond = perSecond;
             return this;
@@ -252,7 +266,7 @@ public final class HyperfoilBenchmark {
             return this;
         }
 
-        /** @param connections HTTP/1.1 connections Hyperfoil keeps to the server (per agent), 1..10,000 */
+        /** @param connections HTTP/1.1 connections Hyperfoil keeps to the server, shared out among its agents, 1..10,000 */
         public Builder connections(int connections) {
             if (connections < 1 || connections > 10_000) {
                 throw new IllegalArgumentException("connections 1..10000, was " + connections);
@@ -285,7 +299,7 @@ public final class HyperfoilBenchmark {
         /** @param agents where Hyperfoil's controller starts its agents ({@code host:port}, SSH); empty for one, in this JVM */
         public Builder agents(List<String> agents) {
             for (String a : agents) {
-                if (!a.matches("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?")) {
+                if (!a.matches("[A-Za-z0-9][A-Za-z0-9.-]{0,252}(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5]?[0-9]{1,4}))?")) {
                     throw new IllegalArgumentException("an agent is host or host:port, was " + a);
                 }
             }
@@ -310,8 +324,9 @@ public final class HyperfoilBenchmark {
             }
             for (String id : ids) {
                 // written into a YAML list and a request path: nothing that could end either
-                if (!id.matches("[A-Za-z0-9_-]{1,64}")) {
-                    throw new IllegalArgumentException("an order id is 1-64 letters, digits, '-' or '_', was " + id);
+                if (!id.matches("[A-Za-z0-9][A-Za-z0-9_-]{0,63}")) {
+                    throw new IllegalArgumentException("an order id is 1-64 letters, digits, '-' or '_', beginning with a"
+                            + " letter or digit, was " + id);
                 }
             }
             return List.copyOf(ids);

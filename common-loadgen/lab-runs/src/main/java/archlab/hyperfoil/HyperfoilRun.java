@@ -4,6 +4,7 @@ import io.hyperfoil.api.config.Benchmark;
 import io.hyperfoil.api.config.BenchmarkData;
 import io.hyperfoil.api.config.Phase;
 import io.hyperfoil.api.statistics.StatisticsSnapshot;
+import io.hyperfoil.api.session.PhaseInstance;
 import io.hyperfoil.core.impl.LocalSimulationRunner;
 import io.hyperfoil.core.parser.BenchmarkParser;
 import io.hyperfoil.core.parser.ParserException;
@@ -12,17 +13,20 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.HdrHistogram.Histogram;
 
 /**
  * Runs a Hyperfoil benchmark in this JVM (Hyperfoil's {@link LocalSimulationRunner}: its controller and one agent,
  * on its own event loops) and keeps Hyperfoil's own statistics of the measured phases: counts, statuses, timeouts,
  * the time its requests waited for a free connection, and its latency histogram (from each request's start on
- * schedule, the wait for a connection included), summed over the measured phases. Nothing is retyped from printed output. One run at a time per instance of the JVM's
- * load: never beside another load run.
+ * schedule, the wait for a connection included), summed over the measured phases. Nothing is retyped from printed
+ * output. Stateless; a run loads the machine, so never run two at once, nor beside another load run.
  */
 public final class HyperfoilRun {
 
@@ -108,20 +112,43 @@ public final class HyperfoilRun {
         Benchmark parsed = parse(benchmark.yaml());
         Set<String> measured = Set.copyOf(HyperfoilBenchmark.operations());
         Map<String, StatisticsSnapshot> byPhase = new LinkedHashMap<>();
-        // the consumer is called with the deltas since its last call (the collector resets each snapshot it hands out)
+        List<String> outOfSessions = new ArrayList<>();
+        // the consumer is called with the deltas since its last call (the collector resets each snapshot it hands out),
+        // from the runner's synchronized publishStats, on whichever thread ended a phase: the map is guarded by itself
         LocalSimulationRunner runner = new LocalSimulationRunner(parsed, (Phase phase, int stepId, String metric,
                 StatisticsSnapshot snapshot, io.hyperfoil.core.util.CountDown countDown) -> {
             if (measured.contains(phase.name())) {
-                byPhase.computeIfAbsent(phase.name(), p -> new StatisticsSnapshot()).add(snapshot);
+                synchronized (byPhase) {
+                    byPhase.computeIfAbsent(phase.name(), p -> new StatisticsSnapshot()).add(snapshot);
+                }
             }
-        }, null, null);
+        }, null, null) {
+            @Override
+            protected CompletableFuture<Void> phaseChanged(Phase phase, PhaseInstance.Status status,
+                                                           boolean sessionLimitExceeded, Throwable error) {
+                if (sessionLimitExceeded) {
+                    synchronized (outOfSessions) {
+                        outOfSessions.add(phase.name());
+                    }
+                }
+                return super.phaseChanged(phase, status, sessionLimitExceeded, error);
+            }
+        };
         try {
             runner.run();
         } catch (RuntimeException e) {
             throw new IllegalStateException("Hyperfoil's run of " + benchmark.name() + " failed: " + e.getMessage(), e);
         }
+        synchronized (outOfSessions) {
+            if (!outOfSessions.isEmpty()) {
+                throw new IllegalStateException("Hyperfoil ran out of sessions in " + outOfSessions + ": it held users"
+                        + " back, and its figures are no longer an open model's");
+            }
+        }
         StatisticsSnapshot all = new StatisticsSnapshot();
-        byPhase.values().forEach(all::add);
+        synchronized (byPhase) {
+            byPhase.values().forEach(all::add);
+        }
         HttpStats http = HttpStats.get(all);
         return new Figures(new Answers(all.requestCount, all.responseCount, http.status_2xx, http.status_4xx,
                 http.status_5xx), new Lost(all.requestTimeouts, all.connectionErrors, all.blockedTime / 1_000_000),

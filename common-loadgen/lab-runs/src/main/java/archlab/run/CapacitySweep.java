@@ -317,7 +317,7 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         try (LabFixture fixture = freshFixture.get()) {
             if (transport.kind() == Transport.Kind.HTTP) {
                 WireSweepRate.Measured m = WireSweepRate.measure(fixture, s);
-                sideOf.put(m.row(), m.side());
+                sideOf.put(m.row(), m.side()); // rows are values: a rerun's equal row carries an equal side
                 return m.row();
             }
             ProcessCpuShare cpu = new ProcessCpuShare();

@@ -27,14 +27,19 @@ final class WireSweepRate {
     static final int LANES = GeneratorCapacity.LANES;
 
     /**
-     * Who used the CPU during one rate's run.
+     * Who used the CPU during one rate's run, over the same window for every figure: from just before the generator
+     * opened its connections to the end of its phase (after the transport's own warm-up).
      *
      * @param ratePerSecond      the offered rate
      * @param generatorPercent   the event loops' CPU time, percent of one core
      * @param use                this JVM's and the machine's CPU, percent of all cores
-     * @param sendLagP99Micros   how late the generator started requests, p99, µs
+     * @param sendLagP99Micros   how late requests were written against their plan, p99, µs: the generator's own
+     *                           lateness plus any wait for a free connection
+     * @param waitedForOne       requests that found every connection busy when due (their send lag is that wait)
+     * @param started            requests written
      */
-    record Side(int ratePerSecond, double generatorPercent, MachineCpu.Use use, long sendLagP99Micros) {
+    record Side(int ratePerSecond, double generatorPercent, MachineCpu.Use use, long sendLagP99Micros, long waitedForOne,
+                long started) {
 
         /** @return the rest of this JVM (server threads, the service, the JIT, GC), percent of all cores */
         double serverAndServicePercent() {
@@ -42,15 +47,34 @@ final class WireSweepRate {
             return use.jvmPercent() < 0 ? -1 : Math.max(0, use.jvmPercent() - generatorPercent / cores);
         }
 
+        /** @return whether at least 1% of the requests waited for a connection: the server held them */
+        boolean serverHeldConnections() {
+            return waitedForOne * 100 >= Math.max(1, started);
+        }
+
         String text() {
-            return String.format(Locale.ROOT, "%d req/s: generator's event loops %.0f%% of a core (send lag p99 %.2f ms),"
-                            + " server and service %.0f%% of the cores (%s)", ratePerSecond, generatorPercent,
-                    sendLagP99Micros / 1e3, serverAndServicePercent(), use.text());
+            return String.format(Locale.ROOT, "%d req/s: generator's event loops %.0f%% of a core (send lag p99 %.2f ms,"
+                            + " %d of %d requests waited for a free connection), server and service %.0f%% of the cores (%s)",
+                    ratePerSecond, generatorPercent, sendLagP99Micros / 1e3, waitedForOne, started,
+                    serverAndServicePercent(), use.text());
         }
     }
 
     /** One rate's row and its CPU. */
     record Measured(SweepRow row, Side side) {
+    }
+
+    /**
+     * What one rate's run ended with, as counted on the wire.
+     *
+     * @param completed     2xx before the deadline
+     * @param timedOut      answered at or past the deadline, or never
+     * @param failed        any other status before the deadline, or a connection lost under the request
+     * @param notStarted    no connection took them before their deadline
+     * @param rejected429   of {@code failed}: 429, the limiter's refusal
+     * @param paidAgain409  of {@code failed}: 409s, at most the pays sent past the pool's end
+     */
+    record Ends(long completed, long timedOut, long failed, long notStarted, long rejected429, long paidAgain409) {
     }
 
     private WireSweepRate() {
@@ -67,45 +91,54 @@ final class WireSweepRate {
                     + fixture.workload());
         }
         MachineCpu[] cpu = new MachineCpu[2];
-        FixtureRun.Around around = new FixtureRun.Around() {
-            @Override
-            public void starting() {
-                System.gc();
-                cpu[0] = MachineCpu.now();
-            }
-
-            @Override
-            public void loaded() {
-                cpu[1] = MachineCpu.now();
-            }
-        };
         WireBookWorkload workload = WireBookWorkload.of(book, client.baseUri());
         WireRun run;
         try (WireOpenLoop wire = new WireOpenLoop(client.baseUri(), LANES)) {
-            run = FixtureRun.between(fixture, around, w -> wire.run(spec, workload));
+            run = FixtureRun.between(fixture, new FixtureRun.Around() {
+                @Override
+                public void starting() {
+                    System.gc(); // the previous rate's garbage is collected now, not during this rate
+                }
+            }, w -> {
+                cpu[0] = MachineCpu.now(); // after the transport's warm-up: the window of the event loops' own figures
+                WireRun r = wire.run(spec, workload);
+                cpu[1] = MachineCpu.now();
+                return r;
+            });
         }
         MachineCpu.Use use = cpu[0].until(cpu[1]);
-        long rejected = run.statuses().getOrDefault(429, 0L);
-        // a pay past the pool's end was sent again to a paid order (409): the workload's limit, not the service's failure
-        long beyond = Math.min(workload.paysBeyondPool(), run.statuses().getOrDefault(409, 0L));
-        long completed = run.requests().completed();
+        long late409s = Math.min(workload.paysBeyondPool(), run.statuses().getOrDefault(409, 0L));
+        Ends ends = new Ends(run.requests().completed(), run.requests().timedOut(), run.requests().failed(),
+                run.requests().notStarted(), run.statuses().getOrDefault(429, 0L), late409s);
         double wallSeconds = run.cost().wallNanos() > 0 ? run.cost().wallNanos() / 1e9 : spec.duration().toNanos() / 1e9;
-        SweepRow row = SweepRow.builder().ratePerSecond(spec.ratePerSecond()).offered(run.requests().offered())
-                .completed(completed).timedOut(run.requests().timedOut())
-                .failed(Math.max(0, run.requests().failed() - rejected - beyond)).rejected(rejected).poolExhausted(beyond)
-                .unfinished(run.requests().unfinished())
-                .goodput(run.requests().offered() == 0 ? 0 : (double) completed / run.requests().offered())
-                .rpsCompleted(completed / wallSeconds).p50Micros(run.latency().p50Micros())
+        SweepRow row = row(spec.ratePerSecond(), run.requests().offered(), run.requests().unfinished(), ends).toBuilder()
+                .rpsCompleted(ends.completed() / wallSeconds).p50Micros(run.latency().p50Micros())
                 .p99Micros(run.latency().p99Micros()).sendLagP99Micros(run.sendLag().p99Micros())
                 .cpuShare(use.jvmPercent() < 0 ? SweepRow.CPU_UNKNOWN : use.jvmPercent() / 100.0).build();
         return new Measured(row, new Side(spec.ratePerSecond(), run.cost().cpuPercentOfOneCore(), use,
-                run.sendLag().p99Micros()));
+                run.sendLag().p99Micros(), run.connections().waitedForOne(), run.requests().started()));
     }
 
     /**
-     * Lines for the report: each rate's CPU, then which side gave first at the lowest rate past the knee — the
-     * generator when it started requests later than {@code slackNanos} at p99 (its lateness is then in the figures),
-     * else the server and the service (the generator's lateness within the slack), with every process's CPU there.
+     * The row's counts from the wire's: a request no connection took before its deadline ended at it (timed out);
+     * of the failures, a 429 is the limiter's refusal ({@code rejected}) and a 409 of a pay past the pool's end the
+     * workload's limit ({@code pool_exh}), each taken out of {@code failed} at most once, so the counts add up to
+     * what ended. Latency, send lag and CPU are left for the caller.
+     */
+    static SweepRow row(int ratePerSecond, long offered, long unfinished, Ends e) {
+        long rejected = Math.min(e.rejected429(), e.failed());
+        long poolExhausted = Math.min(e.paidAgain409(), e.failed() - rejected);
+        return SweepRow.builder().ratePerSecond(ratePerSecond).offered(offered).completed(e.completed())
+                .timedOut(e.timedOut() + e.notStarted()).failed(e.failed() - rejected - poolExhausted).rejected(rejected)
+                .poolExhausted(poolExhausted).unfinished(unfinished)
+                .goodput(offered == 0 ? 0 : (double) e.completed() / offered).build();
+    }
+
+    /**
+     * Lines for the report: each rate's CPU, then which side gave first at the lowest rate past the knee: the
+     * generator when it wrote requests later than {@code slackNanos} at p99 though its connections were free (its
+     * own lateness); the server when its slow answers held the connections (1% of the requests or more waited for
+     * one: that wait is the send lag); else the server and the service, the generator's lateness within the slack.
      */
     static List<String> whoSaturated(List<Side> sides, Knee knee, long slackNanos) {
         List<String> lines = new ArrayList<>();
@@ -115,10 +148,15 @@ final class WireSweepRate {
                 : sides.stream().filter(s -> s.ratePerSecond() == knee.firstPastKnee()).findFirst().orElse(null);
         if (past == null) {
             lines.add("no rate past the knee was swept: neither side saturated within the rates asked for");
+        } else if (past.sendLagP99Micros() * 1_000L > slackNanos && !past.serverHeldConnections()) {
+            lines.add(String.format(Locale.ROOT, "the generator saturated first: at %d req/s it wrote requests %.2f ms"
+                    + " late at p99 (over the %.2f ms slack) with its connections free; the knee is a floor of the"
+                    + " service's", past.ratePerSecond(), past.sendLagP99Micros() / 1e3, slackNanos / 1e6));
         } else if (past.sendLagP99Micros() * 1_000L > slackNanos) {
-            lines.add(String.format(Locale.ROOT, "the generator saturated first: at %d req/s it started requests %.2f ms"
-                    + " late at p99 (over the %.2f ms slack); the knee is a floor of the service's", past.ratePerSecond(),
-                    past.sendLagP99Micros() / 1e3, slackNanos / 1e6));
+            lines.add(String.format(Locale.ROOT, "the server gave first: at %d req/s its answers held the generator's"
+                            + " connections (%d of %d requests waited for one), and that wait is the send lag p99 of %.2f ms;"
+                            + " the server and the service %.0f%% of the cores (%s)", past.ratePerSecond(), past.waitedForOne(),
+                    past.started(), past.sendLagP99Micros() / 1e3, past.serverAndServicePercent(), past.use().text()));
         } else {
             lines.add(String.format(Locale.ROOT, "the server and the service gave first: at %d req/s the generator's send"
                             + " lag p99 %.2f ms was within the %.2f ms slack, its event loops using %.0f%% of a core; the server"

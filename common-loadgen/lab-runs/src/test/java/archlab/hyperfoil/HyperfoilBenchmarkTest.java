@@ -75,6 +75,10 @@ class HyperfoilBenchmarkTest {
             assertThat(((Model.ConstantRate) phases.get("pay").model).usersPerSec).isEqualTo(500);
             assertThat(phases.get("pay").startAfterStrict()).containsExactlyInAnyOrder("warmup-create", "warmup-get", "warmup-pay");
             assertThat(phases.get("warmup-pay").startAfterStrict()).isEmpty();
+            Model.ConstantRate pay = (Model.ConstantRate) phases.get("pay").model;
+            assertThat(pay.variance).as("fixed intervals, as the book's load").isFalse();
+            // 500/s for the 3 s default: a session for every user, so Hyperfoil never holds one back
+            assertThat(pay.maxSessions).isGreaterThanOrEqualTo(1500);
             // each agent offers its share: the shares add up to the phase's rate
             int agentsRunning = Math.max(1, agents.size());
             assertThat(IntStream.range(0, agentsRunning).mapToDouble(i -> b.slice(800.0, i)).sum()).isEqualTo(800.0);
@@ -107,7 +111,7 @@ class HyperfoilBenchmarkTest {
             // a pay falls back to the list when no created order is waiting: the warm-up's first pays, before any
             // create was answered
             assertThat(paidCreated).as("pays took the run's created orders (%d took the list)", fallbacks)
-                    .isGreaterThan(10 * fallbacks).isGreaterThan(50);
+                    .isGreaterThan(5 * fallbacks).isGreaterThan(50);
         }
     }
 
@@ -118,6 +122,11 @@ class HyperfoilBenchmarkTest {
                 .hasMessageContaining("order id");
         assertThatThrownBy(() -> book(SERVER).payIds(List.of("a/b"))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> book(SERVER).payIds(List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> book(SERVER).payIds(List.of("-"))).as("a YAML list item").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> book(SERVER).agents(List.of("-x"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> book(SERVER).agents(List.of("load-1:70000"))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> book(URI.create("http://127.0.0.1"))).as("no port").isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> book(SERVER).ratePerSecond(1510)).as("a share that is not whole").isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> book(SERVER).agents(List.of("host: evil"))).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("agent");
         assertThatThrownBy(() -> book(SERVER).ratePerSecond(3)).isInstanceOf(IllegalArgumentException.class);
