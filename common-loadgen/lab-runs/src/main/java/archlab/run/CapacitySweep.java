@@ -81,7 +81,6 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
     private Path reportsDir = ReportWriter.reportsDir();
     /** Over HTTP, each measured row's CPU: the generator's beside the server's and the service's. */
     private final java.util.Map<SweepRow, WireSweepRate.Side> sideOf = new java.util.HashMap<>();
-    private final List<WireSweepRate.Side> sides = new ArrayList<>();
     private Consumer<String> out = System.out::println;
 
     private CapacitySweep(String module, LoadSpec base, long payFloorNanos) {
@@ -254,7 +253,6 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
         Supplier<LabFixture> freshFixture = () -> transport.wrap(unreached.get());
         List<SweepRow> rows = new ArrayList<>();
         sideOf.clear();
-        sides.clear();
         long ceilingMicros = Knee.P99_PAY_FLOORS * payFloorNanos / 1_000L;
         out.accept(String.format(Locale.ROOT, "[sweep] %s: %d rates x %s each; knee = highest rate with goodput >= %.0f%%"
                 + " and p99 <= %.3f ms", module, rates.size(), seconds(duration), Knee.GOODPUT_FLOOR * 100, ceilingMicros / 1e3));
@@ -296,9 +294,6 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
                 kept = SweepRow.medianByP99(disturbed);
             }
             rows.add(kept);
-            if (sideOf.containsKey(kept)) {
-                sides.add(sideOf.get(kept));
-            }
             out.accept("[sweep] " + SweepReport.line(kept, ceilingMicros));
         }
         SweepReport report = report(rows, reruns);
@@ -340,6 +335,8 @@ public final class CapacitySweep implements LabOverrides<CapacitySweep> {
             SweepRow at = knee.found() ? rowAt(rows, knee.ratePerSecond()) : null;
             evidence = LimitEvidence.between(at, past, knee.rule().p99CeilingMicros());
         }
+        // the kept rows' sides, in rate order (over HTTP; none in process)
+        List<WireSweepRate.Side> sides = rows.stream().map(sideOf::get).filter(Objects::nonNull).toList();
         if (!sides.isEmpty()) {
             evidence = java.util.stream.Stream.concat(evidence.stream(),
                     WireSweepRate.whoSaturated(sides, knee, payFloorNanos).stream()).toList();
