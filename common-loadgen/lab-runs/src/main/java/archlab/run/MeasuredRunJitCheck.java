@@ -25,7 +25,7 @@ public final class MeasuredRunJitCheck implements LauncherSessionListener {
 
     /** The run flags ({@code -D<flag>}) that make a test JVM measure; each has a full-JIT profile in the root POM. */
     public static final List<String> MEASURED_RUN_FLAGS = List.of(
-            "baseline", "bench", "chaos", "claims", "crash", "generator", "grade", "grade.wrong", "instances", "jmh", "scenarios", "serve", "slow", "sweep", "wrk");
+            "baseline", "bench", "chaos", "claims", "crash", "generator", "grade", "grade.wrong", "instances", "jmh", "ladder", "scenarios", "serve", "slow", "sweep", "wrk");
 
     /** Run flags that enable tests measuring nothing (they render and check saved results): C1 serves them. */
     public static final List<String> UNMEASURED_RUN_FLAGS = List.of("book");

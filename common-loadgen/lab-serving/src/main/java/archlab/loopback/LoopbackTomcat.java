@@ -66,6 +66,8 @@ public final class LoopbackTomcat implements AutoCloseable {
         private Integer acceptCount;
         private Duration keepAliveTimeout;
         private boolean unlimitedKeepAliveRequests;
+        private boolean oneRequestPerConnection;
+        private boolean nagle;
 
         private Builder(HttpServlet servlet, JsonErrorValve.ErrorBody errorBody) {
             this.servlet = Objects.requireNonNull(servlet, "servlet");
@@ -105,6 +107,26 @@ public final class LoopbackTomcat implements AutoCloseable {
         /** Any number of requests on one keep-alive connection (Tomcat's default closes it after 100). */
         public Builder unlimitedKeepAliveRequests() {
             unlimitedKeepAliveRequests = true;
+            return this;
+        }
+
+        /**
+         * Keep-alive off: Tomcat answers every request with {@code Connection: close} and closes the connection after it
+         * ({@code maxKeepAliveRequests=1}), so each request pays a new TCP connection. Overrides
+         * {@link #unlimitedKeepAliveRequests()}.
+         */
+        public Builder oneRequestPerConnection() {
+            oneRequestPerConnection = true;
+            return this;
+        }
+
+        /**
+         * Nagle's algorithm on for the accepted sockets ({@code tcpNoDelay=false}; Tomcat's default is {@code true}): a
+         * small write waits while an earlier one is unacknowledged, so an answer written in two parts waits for the
+         * client's (delayed) ACK of the first.
+         */
+        public Builder nagle() {
+            nagle = true;
             return this;
         }
 
@@ -176,8 +198,13 @@ public final class LoopbackTomcat implements AutoCloseable {
             if (keepAliveTimeout != null) {
                 connector.setProperty("keepAliveTimeout", Long.toString(keepAliveTimeout.toMillis()));
             }
-            if (unlimitedKeepAliveRequests) {
+            if (oneRequestPerConnection) {
+                connector.setProperty("maxKeepAliveRequests", "1");
+            } else if (unlimitedKeepAliveRequests) {
                 connector.setProperty("maxKeepAliveRequests", "-1");
+            }
+            if (nagle) {
+                connector.setProperty("tcpNoDelay", "false");
             }
             // a body the servlet did not read is never read after its answer (Tomcat would otherwise swallow up to 2 MiB of
             // it on the request's thread, for as long as the client trickles it): the connection is closed instead

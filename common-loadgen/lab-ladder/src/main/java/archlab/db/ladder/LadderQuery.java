@@ -1,0 +1,69 @@
+package archlab.db.ladder;
+
+import java.util.Objects;
+
+/**
+ * The storage layer's choices of one rung of the ladder, and the SQL they make: how the month is selected, which
+ * columns are read, the orders index, and where the customer's {@code last_seen} stamp is written
+ * ({@code archlab.ladder.Rung} says what each trap costs and its fix).
+ *
+ * @param timeFilter how the month is selected
+ * @param columns    which columns are read
+ * @param index      the orders table's index beside its primary key
+ * @param lockOrder  where the customer's stamp is written
+ */
+public record LadderQuery(TimeFilter timeFilter, Columns columns, OrdersIndex index, LockOrder lockOrder) {
+
+    /** How the month is selected. */
+    public enum TimeFilter { FUNCTION_OF_COLUMN, RANGE }
+
+    /** Which columns are read. */
+    public enum Columns { ALL, NEEDED }
+
+    /** The orders table's index beside its primary key. */
+    public enum OrdersIndex { COMPOSITE, COVERING }
+
+    /** Where the customer's {@code last_seen} stamp is written. */
+    public enum LockOrder { UPDATE_THEN_QUERY, QUERY_THEN_UPDATE }
+
+    /** The four columns the page shows. */
+    public static final String NEEDED_COLUMNS = "order_id, status, total_cents, create_time";
+
+    public LadderQuery {
+        Objects.requireNonNull(timeFilter, "timeFilter");
+        Objects.requireNonNull(columns, "columns");
+        Objects.requireNonNull(index, "index");
+        Objects.requireNonNull(lockOrder, "lockOrder");
+    }
+
+    public LadderQuery with(TimeFilter t) { return new LadderQuery(t, columns, index, lockOrder); }
+    public LadderQuery with(Columns c) { return new LadderQuery(timeFilter, c, index, lockOrder); }
+    public LadderQuery with(OrdersIndex i) { return new LadderQuery(timeFilter, columns, i, lockOrder); }
+    public LadderQuery with(LockOrder l) { return new LadderQuery(timeFilter, columns, index, l); }
+
+    // tag::queries[]
+    /**
+     * @return the query, with two parameters: the customer's id, then the month (a {@code YYYY-MM} text for
+     *         {@link TimeFilter#FUNCTION_OF_COLUMN}; its first instant as a {@code timestamptz} for {@link TimeFilter#RANGE},
+     *         which the statement also uses for the month's end)
+     */
+    public String querySql() {
+        String select = columns == Columns.ALL ? "*" : NEEDED_COLUMNS;
+        String month = timeFilter == TimeFilter.FUNCTION_OF_COLUMN
+                ? "to_char(create_time, 'YYYY-MM') = ?"
+                : "create_time >= ?::timestamptz AND create_time < ?::timestamptz + interval '1 month'";
+        return "SELECT " + select + " FROM orders WHERE user_id = ? AND " + month + " ORDER BY create_time DESC";
+    }
+    // end::queries[]
+
+    /** @return the stamp of the customer's visit, one parameter: the customer's id */
+    public static String stampSql() {
+        return "UPDATE users SET last_seen = now() WHERE user_id = ?";
+    }
+
+    /** @return the orders index's definition (its name: {@value LadderDataSet#ORDERS_INDEX}) */
+    public String indexDdl() {
+        return "CREATE INDEX " + LadderDataSet.ORDERS_INDEX + " ON orders (user_id, create_time)"
+                + (index == OrdersIndex.COVERING ? " INCLUDE (order_id, status, total_cents)" : "");
+    }
+}

@@ -1,0 +1,138 @@
+package archlab.ladder;
+
+import archlab.db.LabDatabase;
+import archlab.db.ladder.LadderDataSet;
+import archlab.db.ladder.LadderDatabase;
+import archlab.db.ladder.PlanSummary;
+import archlab.db.ladder.SlowStatements;
+import archlab.http.HttpErrors;
+import archlab.http.ServerExecutor;
+import archlab.http.ServerThreads;
+import archlab.http.wire.WireOpenLoop;
+import archlab.http.wire.WireRequest;
+import archlab.http.wire.WireRun;
+import archlab.http.wire.WireWorkload;
+import archlab.loadgen.LoadSpec;
+import archlab.loopback.LoopbackTomcat;
+import java.time.Duration;
+import java.time.YearMonth;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the ladder: for each rung, the orders index as the rung defines it, a Tomcat serving {@link RecentOrdersServlet}
+ * with the rung's network settings, a pool of {@value #POOL_SIZE} connections to {@value LadderDataSet#SCHEMA}, and the
+ * same open-loop load ({@link WireOpenLoop}, the lab's event-loop generator): a warm-up, then the measured phase. Every
+ * rung's figures come from its own run, under the same requests in the same order ({@link #requests}).
+ *
+ * <p>The load: half the requests ask for one of the {@value LadderDataSet#BUSY_CUSTOMERS} busy customers' months
+ * (hundreds of orders each on the full data set, and their rows contended by the stamp), half for an ordinary
+ * customer's; months drawn evenly. A fixed seed, so every rung and every run asks the same.
+ *
+ * <p>Thread-safety: one run at a time (it is a load run).
+ */
+public final class LadderRun {
+
+    /** The pool's size: HikariCP's default. */
+    public static final int POOL_SIZE = LabDatabase.DEFAULT_POOL_SIZE;
+    /** Distinct requests, cycled. */
+    public static final int DISTINCT_REQUESTS = 4096;
+    /** A request's timeout: past it, it counts as timed out. */
+    public static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** The busy customer and month whose query each rung EXPLAINs. */
+    public static final long EXPLAINED_CUSTOMER = 1;
+    public static final YearMonth EXPLAINED_MONTH = LadderDataSet.month(5);
+
+    /**
+     * One rung's figures.
+     *
+     * @param rung     the rung
+     * @param load     what the client measured
+     * @param segments the mean request's time, split
+     * @param database what the database side measured
+     */
+    public record RungResult(Rung rung, WireRun load, LadderSegments segments, Database database) {
+    }
+
+    /**
+     * @param plan              EXPLAIN ANALYZE of the busy customer's month, after the phase
+     * @param slowest           the 10 ms rule's statements, slowest first (empty when unavailable)
+     * @param statementsMissing why the statements could not be read; empty when they were
+     * @param connectionWaitP99Micros the pool's wait, p99, µs
+     * @param databaseP99Micros the servlet's database time, p99, µs
+     * @param commitProbe       the disk's pace during the phase (the probe's line); empty when none
+     */
+    public record Database(PlanSummary plan, List<SlowStatements.Slow> slowest, Optional<String> statementsMissing,
+                           double connectionWaitP99Micros, double databaseP99Micros, String commitProbe) {
+    }
+
+    private LadderRun() {
+    }
+
+    /** @return the rung results, in the settings' order */
+    public static List<RungResult> run(String jdbcUrl, LadderSettings settings) {
+        List<RungResult> results = new ArrayList<>();
+        for (Rung rung : settings.rungs()) {
+            results.add(runRung(jdbcUrl, settings, rung));
+        }
+        return results;
+    }
+
+    /** @return the requests of every rung, for a server at {@code host}: the same customers and months in the same order */
+    public static WireRequest[] requests(String host, long customers) {
+        SplittableRandom random = new SplittableRandom(12);
+        WireRequest[] requests = new WireRequest[DISTINCT_REQUESTS];
+        for (int i = 0; i < requests.length; i++) {
+            long customer = i % 2 == 0 ? 1 + random.nextInt(LadderDataSet.BUSY_CUSTOMERS)
+                    : LadderDataSet.BUSY_CUSTOMERS + 1 + random.nextLong(customers - LadderDataSet.BUSY_CUSTOMERS);
+            requests[i] = WireRequest.get("recent-orders", host,
+                    RecentOrdersServlet.path(customer, LadderDataSet.month(random.nextInt(12))));
+        }
+        return requests;
+    }
+
+    private static RungResult runRung(String jdbcUrl, LadderSettings settings, Rung rung) {
+        LadderDataSet.defineIndex(jdbcUrl, rung.query());
+        ServerSegments segments = new ServerSegments();
+        ServerExecutor executor = new ServerExecutor(ServerThreads.PLATFORM);
+        try (LadderDatabase db = LadderDatabase.attach(jdbcUrl, POOL_SIZE);
+             LoopbackTomcat tomcat = server(rung, new RecentOrdersServlet(db.orders(rung.query()), segments), executor);
+             WireOpenLoop generator = new WireOpenLoop(tomcat.baseUri(), 1)) {
+            WireRequest[] requests = requests("127.0.0.1:" + tomcat.port(), LadderDataSet.customersFor(settings.orders()));
+            WireWorkload workload = sequence -> requests[(int) ((sequence - 1) % requests.length)];
+            LoadSpec spec = LoadSpec.builder().ratePerSecond(settings.rate()).duration(settings.measure())
+                    .timeout(TIMEOUT).build();
+            generator.run(spec.withDuration(Duration.ofSeconds(LadderSettings.WARMUP_SECONDS)), workload);
+            Optional<String> missing = db.statementsUnavailable();
+            db.startRun();
+            segments.reset();
+            Histogram queueBefore = executor.queueWait();
+            if (missing.isEmpty()) {
+                db.resetStatements();
+            }
+            WireRun load = generator.run(spec, workload);
+            db.endRun();
+            segments.stop();
+            Histogram queue = executor.queueWait();
+            queue.subtract(queueBefore);
+            List<SlowStatements.Slow> slowest = missing.isEmpty() ? db.slowest() : List.of();
+            double queuePerRequest = segments.requests() == 0 ? 0
+                    : queue.getMean() * queue.getTotalCount() / 1_000.0 / segments.requests();
+            LadderSegments split = LadderSegments.of(load.latency().meanMicros(), queuePerRequest, segments);
+            Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), slowest,
+                    missing, db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
+            return new RungResult(rung, load, split, database);
+        } finally {
+            executor.shutdown();
+        }
+    }
+
+    private static LoopbackTomcat server(Rung rung, RecentOrdersServlet servlet, ServerExecutor executor) {
+        LoopbackTomcat.Builder b = LoopbackTomcat.serving(servlet, HttpErrors::body).executor(executor);
+        b = rung.network().keepAlive() ? b.unlimitedKeepAliveRequests() : b.oneRequestPerConnection();
+        return rung.network().tcpNoDelay() ? b.start() : b.nagle().start();
+    }
+}

@@ -1,0 +1,70 @@
+package archlab.ladder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.db.StoreKind;
+import archlab.db.ladder.LadderDataSet;
+import archlab.report.ReportWriter;
+import archlab.run.LabStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The article's ladder on the lab's PostgreSQL: {@code mvn -pl common-loadgen/lab-ladder test -Dladder} (the data set
+ * is built on the first run, about a minute for a million orders, and kept). Without a server it fails, naming the
+ * command that starts one.
+ */
+@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: seven load runs on PostgreSQL, about a minute: mvn -pl common-loadgen/lab-ladder test -Dladder")
+class LadderTest {
+
+    @Test
+    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's")
+    void ladder() throws Exception {
+        LadderSettings settings = LadderSettings.from(System.getProperties());
+        LabStore chosen = LabStore.fromSystem();
+        LabStore store = new LabStore(StoreKind.POSTGRES, chosen.jdbcUrl(), chosen.urlSource(), chosen.poolSize());
+        store.unavailable().ifPresent(why -> {
+            throw new IllegalStateException("-Dladder runs on PostgreSQL, and " + why);
+        });
+        String url = store.jdbcUrl().orElseThrow();
+        LadderDataSet.Built data = LadderDataSet.ensure(url, settings.orders(), settings.rebuild());
+        System.out.println("[ladder] data set: " + data);
+        List<LadderRun.RungResult> results = LadderRun.run(url, settings);
+        Path md = LadderReport.write(ReportWriter.reportsDir(), data, settings, results);
+        System.out.println(Files.readString(md));
+
+        assertThat(results).hasSameSizeAs(settings.rungs());
+        for (LadderRun.RungResult r : results) {
+            assertThat(r.load().requests().completed()).as("%s answered", r.rung().name()).isPositive();
+            assertThat(r.load().latency().p99Micros()).as("%s p99", r.rung().name()).isPositive();
+            assertThat(r.segments().databaseMicros()).as("%s database time", r.rung().name()).isPositive();
+        }
+        if (settings.rungs().equals(Rung.LADDER)) {
+            assertThat(results).hasSizeGreaterThanOrEqualTo(6);
+            assertThat(first(results, "start").database().plan().indexOnly()).as("the start's plan").isFalse();
+            LadderRun.RungResult covering = first(results, "covering");
+            assertThat(covering.database().plan().indexOnly()).as("the covering index's plan: %s", covering.database().plan().line()).isTrue();
+            assertThat(covering.database().plan().heapFetches()).as("heap fetches after VACUUM").isZero();
+            assertThat(first(results, "start").database().plan().removedByFilter())
+                    .as("the function-wrapped column: rows read then thrown away").isPositive();
+            assertThat(first(results, "range").database().plan().removedByFilter()).as("the range: none thrown away").isZero();
+            assertThat(first(results, "start").load().connections().opened())
+                    .as("without keep-alive, a connection per request (but the few opened before the phase)")
+                    .isGreaterThanOrEqualTo(first(results, "start").load().requests().completed() * 9 / 10);
+            assertThat(first(results, "keep-alive").load().connections().opened())
+                    .as("with keep-alive, connections kept").isLessThan(first(results, "keep-alive").load().requests().completed() / 10);
+            long stalled = first(results, "keep-alive").load().latency().p50Micros();
+            long noDelay = first(results, "tcp-nodelay").load().latency().p50Micros();
+            assertThat((double) stalled).as("Nagle's p50 %d µs against TCP_NODELAY's %d µs", stalled, noDelay)
+                    .isGreaterThanOrEqualTo(LadderReport.NAGLE_FACTOR * noDelay);
+        }
+    }
+
+    private static LadderRun.RungResult first(List<LadderRun.RungResult> results, String name) {
+        return results.stream().filter(r -> r.rung().name().equals(name)).findFirst().orElseThrow();
+    }
+}

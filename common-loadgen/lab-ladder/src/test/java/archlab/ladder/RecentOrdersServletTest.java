@@ -1,0 +1,75 @@
+package archlab.ladder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import archlab.db.ladder.OrdersSource;
+import archlab.db.ladder.RecentOrdersQuery;
+import archlab.http.HttpErrors;
+import archlab.loopback.LoopbackTomcat;
+import java.lang.reflect.Proxy;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RecentOrdersServletTest {
+
+    @ParameterizedTest(name = "{0} {1} → {2}")
+    @CsvSource({
+            "GET, /users/abc/orders?month=2026-06, 400",
+            "GET, /users/0/orders?month=2026-06, 400",
+            "GET, /users/-1/orders?month=2026-06, 400",
+            "GET, /users/1234567890123456789/orders?month=2026-06, 400",
+            "GET, /users/1/orders, 400",
+            "GET, /users/1/orders?month=2026-13, 400",
+            "GET, /users/1/orders?month=2026-6, 400",
+            "GET, /users/1/orders?month=2026-06%27%3B%20DROP%20TABLE%20orders, 400",
+            "GET, /users/1/orders/../../admin?month=2026-06, 400",
+            "GET, /orders?month=2026-06, 400",
+            "POST, /users/1/orders?month=2026-06, 405",
+            "DELETE, /users/1/orders?month=2026-06, 405"})
+    @DisplayName("bad input over the wire is answered 400 (405 for another method) with a one-line JSON error, and never reaches the database")
+    void badInput(String method, String path, int status) throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        OrdersSource refusing = (customer, month) -> {
+            asked.incrementAndGet();
+            throw new AssertionError("the database is not to be asked");
+        };
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(refusing, new ServerSegments()),
+                HttpErrors::body).start()) {
+            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(status);
+            assertThat(r.body()).startsWith("{").contains("\"error\"").doesNotContain("Exception").doesNotContain("\tat ");
+            assertThat(r.body().lines().count()).isEqualTo(1);
+            assertThat(asked).as("the database was asked").hasValue(0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"/users/1/orders?month=2026-06", "/users/3/orders?month=2026-12"})
+    @DisplayName("a database that refuses is a 503 with its one-line message, never a stack trace")
+    void databaseRefuses(String path) throws Exception {
+        DataSource refusing = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, m, args) -> {
+                    throw new SQLException("connection refused\nsecond line");
+                });
+        OrdersSource orders = new RecentOrdersQuery(refusing, Rung.START.query());
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(orders, new ServerSegments()),
+                HttpErrors::body).start()) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.body()).contains("the database refused: connection refused").doesNotContain("second line");
+        }
+    }
+}
