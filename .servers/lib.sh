@@ -170,6 +170,7 @@ free_port() {
 write_url_file() {
   mkdir -p "$TARGET_DIR" || fail "could not create $TARGET_DIR"
   server_url "$1" > "$URL_FILE" || fail "could not write $URL_FILE"
+  server_log > "$TARGET_DIR/log.path" || fail "could not write $TARGET_DIR/log.path"   # where a run reads the server's log
 }
 
 cmd_start() {
@@ -209,7 +210,7 @@ cmd_stop() {
   else
     pid=""
   fi
-  rm -f "$URL_FILE"
+  rm -f "$URL_FILE" "$TARGET_DIR/log.path"
   log="$(server_log)"
   if [ -f "$log" ] && mkdir -p "$TARGET_DIR" 2>/dev/null; then cp "$log" "$TARGET_DIR/$NAME.log" 2>/dev/null || true; fi
   remove_run_dir

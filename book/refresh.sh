@@ -58,6 +58,9 @@ if bash .servers/postgres.sh start; then
   collect
   "${MVN[@]}" -pl ch12-3-fault-scenarios test -Dcrash -Dlab.store=postgres
   collect
+  # the article's ladder on a million orders (built on the first run and kept): appendix-ladder.md reads it
+  "${MVN[@]}" -pl common-loadgen/lab-ladder test -Dladder
+  collect
   # with Redis too, when its server can be started: the second level under the book's load, then the two-instance runs
   if bash .servers/redis.sh start; then
     "${MVN[@]}" -pl ch12-2-cache-outbox-ratelimit test -Dbaseline -Dlab.cache=redis

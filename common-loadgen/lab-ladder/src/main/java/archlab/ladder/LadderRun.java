@@ -42,8 +42,9 @@ public final class LadderRun {
     public static final int DISTINCT_REQUESTS = 4096;
     /** A request's timeout: past it, it counts as timed out. */
     public static final Duration TIMEOUT = Duration.ofSeconds(2);
-    /** The busy customer and month whose query each rung EXPLAINs. */
+    /** The busy customer whose month each rung EXPLAINs. */
     public static final long EXPLAINED_CUSTOMER = 1;
+    /** The month each rung EXPLAINs. */
     public static final YearMonth EXPLAINED_MONTH = LadderDataSet.month(5);
 
     /**
@@ -53,32 +54,81 @@ public final class LadderRun {
      * @param load     what the client measured
      * @param segments the mean request's time, split
      * @param database what the database side measured
+     * @param server   what Tomcat's executor saw
      */
-    public record RungResult(Rung rung, WireRun load, LadderSegments segments, Database database) {
+    public record RungResult(Rung rung, WireRun load, LadderSegments segments, Database database, Server server) {
     }
 
     /**
-     * @param plan              EXPLAIN ANALYZE of the busy customer's month, after the phase
-     * @param slowest           the 10 ms rule's statements, slowest first (empty when unavailable)
-     * @param statementsMissing why the statements could not be read; empty when they were
-     * @param connectionWaitP99Micros the pool's wait, p99, µs
-     * @param databaseP99Micros the servlet's database time, p99, µs
-     * @param commitProbe       the disk's pace during the phase (the probe's line); empty when none
+     * @param threadsBusyMax          the most executor threads busy at once, over the rung's warm-up and measured phase
+     * @param socketEventsPerRequest  socket events the executor ran per answered request in the measured phase
+     * @param answered                requests the servlet answered 200 in the measured phase (the split's requests)
      */
-    public record Database(PlanSummary plan, List<SlowStatements.Slow> slowest, Optional<String> statementsMissing,
-                           double connectionWaitP99Micros, double databaseP99Micros, String commitProbe) {
+    public record Server(int threadsBusyMax, double socketEventsPerRequest, long answered) {
+    }
+
+    /** How long a phase waits for the requests of the one before to leave the servlet: the pool's own timeout. */
+    public static final Duration DRAIN = Duration.ofSeconds(30);
+
+    /**
+     * @param plan                    EXPLAIN ANALYZE of the busy customer's month, after the phase
+     * @param statements              the 10 ms rule's reading of the phase
+     * @param connectionWaitP99Micros the pool's wait, p99, µs
+     * @param databaseP99Micros       the servlet's database time, p99, µs
+     * @param commitProbe             the disk's pace during the phase (the probe's line); empty when none
+     */
+    public record Database(PlanSummary plan, Statements statements, double connectionWaitP99Micros,
+                           double databaseP99Micros, String commitProbe) {
+
+        /** @return the statements, slowest first (empty when they could not be read) */
+        public List<SlowStatements.Slow> slowest() {
+            return statements.slowest();
+        }
+    }
+
+    /**
+     * @param slowest     the ladder's statements over the phase, slowest first (empty when unavailable)
+     * @param missing     why they could not be read; empty when they were
+     * @param autoExplain the server's auto_explain threshold; empty when auto_explain is off
+     * @param logged      what auto_explain wrote to the server's log in the phase; empty when the log was not found
+     */
+    public record Statements(List<SlowStatements.Slow> slowest, Optional<String> missing, Optional<String> autoExplain,
+                             Optional<AutoExplainLog.Entries> logged) {
+        public Statements {
+            slowest = List.copyOf(slowest);
+        }
+
+        /** @return the customer's stamp among them; empty when not listed */
+        public Optional<SlowStatements.Slow> stamp() {
+            return slowest.stream().filter(s -> s.query().startsWith("UPDATE users SET last_seen")).findFirst();
+        }
     }
 
     private LadderRun() {
     }
 
-    /** @return the rung results, in the settings' order */
-    public static List<RungResult> run(String jdbcUrl, LadderSettings settings) {
+    /**
+     * @param log the server's log, where auto_explain writes ({@link AutoExplainLog#find}); empty when not found
+     * @return the rung results, in the settings' order
+     */
+    public static List<RungResult> run(String jdbcUrl, LadderSettings settings, Optional<AutoExplainLog> log) {
         List<RungResult> results = new ArrayList<>();
         for (Rung rung : settings.rungs()) {
-            results.add(runRung(jdbcUrl, settings, rung));
+            results.add(runRung(jdbcUrl, settings, rung, log));
         }
         return results;
+    }
+
+    /**
+     * The aside beside the ladder: the ladder's last rung (every fast choice) with keep-alive off again, so that what a
+     * connection per request costs shows alone — on the ladder itself, turning keep-alive on also uncovers Nagle's stall.
+     *
+     * @param last the ladder's last rung
+     */
+    public static RungResult keepAliveAside(String jdbcUrl, LadderSettings settings, Rung last, Optional<AutoExplainLog> log) {
+        Rung aside = new Rung("aside-no-keep-alive", "keep-alive off (TCP_NODELAY stays on)",
+                last.query(), new Rung.Network(false, last.network().tcpNoDelay()));
+        return runRung(jdbcUrl, settings, aside, log);
     }
 
     /** @return the requests of every rung, for a server at {@code host}: the same customers and months in the same order */
@@ -94,7 +144,7 @@ public final class LadderRun {
         return requests;
     }
 
-    private static RungResult runRung(String jdbcUrl, LadderSettings settings, Rung rung) {
+    private static RungResult runRung(String jdbcUrl, LadderSettings settings, Rung rung, Optional<AutoExplainLog> log) {
         LadderDataSet.defineIndex(jdbcUrl, rung.query());
         ServerSegments segments = new ServerSegments();
         ServerExecutor executor = new ServerExecutor(ServerThreads.PLATFORM);
@@ -106,14 +156,19 @@ public final class LadderRun {
             LoadSpec spec = LoadSpec.builder().ratePerSecond(settings.rate()).duration(settings.measure())
                     .timeout(TIMEOUT).build();
             generator.run(spec.withDuration(Duration.ofSeconds(LadderSettings.WARMUP_SECONDS)), workload);
+            // a request the client gave up on may still be in the servlet: the measured phase starts with none there
+            drain(segments, rung, "warm-up");
             Optional<String> missing = db.statementsUnavailable();
             db.startRun();
             segments.reset();
             Histogram queueBefore = executor.queueWait();
+            long eventsBefore = executor.events();
             if (missing.isEmpty()) {
                 db.resetStatements();
             }
+            Optional<Long> logMark = log.map(AutoExplainLog::mark);
             WireRun load = generator.run(spec, workload);
+            drain(segments, rung, "measured phase");
             db.endRun();
             segments.stop();
             Histogram queue = executor.queueWait();
@@ -122,11 +177,21 @@ public final class LadderRun {
             double queuePerRequest = segments.requests() == 0 ? 0
                     : queue.getMean() * queue.getTotalCount() / 1_000.0 / segments.requests();
             LadderSegments split = LadderSegments.of(load.latency().meanMicros(), queuePerRequest, segments);
-            Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), slowest,
-                    missing, db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
-            return new RungResult(rung, load, split, database);
+            Optional<AutoExplainLog.Entries> logged = log.map(l -> l.since(logMark.orElseThrow()));
+            Statements statements = new Statements(slowest, missing, db.autoExplainThreshold(), logged);
+            Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), statements,
+                    db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
+            double events = segments.requests() == 0 ? 0 : (executor.events() - eventsBefore) / (double) segments.requests();
+            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests()));
         } finally {
             executor.shutdown();
+        }
+    }
+
+    private static void drain(ServerSegments segments, Rung rung, String phase) {
+        if (!segments.awaitIdle(DRAIN)) {
+            throw new IllegalStateException("rung " + rung.name() + ": requests of the " + phase + " were still in the servlet "
+                    + DRAIN.toSeconds() + " s after it ended");
         }
     }
 

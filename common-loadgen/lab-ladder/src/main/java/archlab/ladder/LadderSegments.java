@@ -13,8 +13,11 @@ package archlab.ladder;
  * <li>{@code connectionWait}: waiting for the pool's connection;</li>
  * <li>{@code database}: the statements, their rows and the commit, lock waits included.</li>
  * </ul>
- * Means, because means add up: the five sum to {@code clientMean} (network is what is left, and may come out slightly
- * negative when the client's and server's clocks of one request round differently).
+ * Means, because means add up: the five sum to {@code clientMean} (network is what is left). The client's mean covers
+ * every request it started, a timed-out one at its timeout; the server's, the requests it answered 200: when the two
+ * sets differ (a collapsed rung), the split mixes them, and the report says so beside the rung.
+ *
+ * <p>Immutable.
  */
 public record LadderSegments(double clientMeanMicros, double networkMicros, double queueMicros, double businessMicros,
                              double connectionWaitMicros, double databaseMicros) {

@@ -32,6 +32,7 @@ import java.util.regex.Pattern;
 public final class RecentOrdersServlet extends HttpServlet {
 
     private static final Pattern PATH = Pattern.compile("/users/([1-9][0-9]{0,17})/orders");
+    private static final Pattern MONTH = Pattern.compile("[0-9]{4}-[0-9]{2}");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final transient OrdersSource orders;
@@ -53,8 +54,18 @@ public final class RecentOrdersServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        segments.begin();
+        try {
+            answer(request, response);
+        } finally {
+            segments.end();
+        }
+    }
+
+    private void answer(HttpServletRequest request, HttpServletResponse response) throws IOException {
         long start = System.nanoTime();
         if (!"GET".equals(request.getMethod())) {
+            response.setHeader("Allow", "GET");
             error(response, 405, "only GET /users/{id}/orders?month=YYYY-MM is served");
             return;
         }
@@ -66,7 +77,7 @@ public final class RecentOrdersServlet extends HttpServlet {
         YearMonth month;
         try {
             String text = request.getParameter("month");
-            if (text == null || !text.matches("[0-9]{4}-[0-9]{2}")) {
+            if (text == null || !MONTH.matcher(text).matches()) {
                 error(response, 400, "month must be YYYY-MM");
                 return;
             }

@@ -20,7 +20,7 @@ import java.util.Objects;
  *
  * <p>The traps, each beside its fix:
  * <ul>
- * <li>{@link LadderQuery.TimeFilter#FUNCTION_OF_COLUMN} — {@code to_char(create_time, 'YYYY-MM') = ?}: the index on
+ * <li>{@link LadderQuery.TimeFilter#FUNCTION_OF_COLUMN} — {@code to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM') = ?}: the index on
  *     {@code (user_id, create_time)} can only find the customer; every order of theirs is read from the table and the
  *     function is evaluated on it. {@link LadderQuery.TimeFilter#RANGE}: {@code create_time >= ? AND create_time < ?}, an index
  *     range.</li>

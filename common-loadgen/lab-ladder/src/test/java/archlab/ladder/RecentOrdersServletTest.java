@@ -13,6 +13,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
@@ -49,9 +51,34 @@ class RecentOrdersServletTest {
                     .method(method, HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(status);
+            if (status == 405) {
+                assertThat(r.headers().firstValue("Allow")).contains("GET");
+            }
             assertThat(r.body()).startsWith("{").contains("\"error\"").doesNotContain("Exception").doesNotContain("\tat ");
             assertThat(r.body().lines().count()).isEqualTo(1);
             assertThat(asked).as("the database was asked").hasValue(0);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"/users/1/orders?month=2026-06, 1, 2026-06", "/users/42/orders?month=0000-01, 42, 0000-01",
+            "/users/999999999999999999/orders?month=9999-12, 999999999999999999, 9999-12"})
+    @DisplayName("a good request is answered 200 with the customer's month and the source's orders as JSON, in one body, and its times are recorded")
+    void answers(String path, long customer, String month) throws Exception {
+        ServerSegments segments = new ServerSegments();
+        OrdersSource source = (c, m) -> new OrdersSource.Read(List.of(Map.of("order_id", 7L, "status", "PAID")),
+                2_000, 30_000);
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, segments), HttpErrors::body).start()) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/json"));
+            assertThat(r.body()).contains("\"user_id\":" + customer).contains("\"month\":\"" + month + "\"")
+                    .contains("\"order_id\":7");
+            assertThat(segments.awaitIdle(Duration.ofSeconds(5))).isTrue();
+            assertThat(segments.requests()).isEqualTo(1);
+            assertThat(segments.connectionWaitMeanMicros()).isEqualTo(2.0);
+            assertThat(segments.databaseMeanMicros()).isEqualTo(30.0);
         }
     }
 

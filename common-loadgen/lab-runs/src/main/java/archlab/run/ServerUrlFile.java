@@ -8,9 +8,12 @@ import java.util.Optional;
 
 /**
  * Where a server script ({@code .servers/postgres.sh}, {@code .servers/redis.sh}) writes the URL of the server it started:
- * a file under the repository's {@code target/servers/}, found from a module's folder upwards.
+ * a file under the repository's {@code target/servers/}, found from a module's folder upwards (its URL, and the path of
+ * its log: {@code log.path}).
+ *
+ * <p>Thread-safety: stateless.
  */
-final class ServerUrlFile {
+public final class ServerUrlFile {
 
     private ServerUrlFile() {
     }
@@ -20,7 +23,7 @@ final class ServerUrlFile {
      * @param relative the file's path under the repository's root, e.g. {@code target/servers/redis/redis.url}
      * @return the file in the nearest folder at or above {@code from} that has {@code .servers/}, when it exists there
      */
-    static Optional<Path> find(Path from, String relative) {
+    public static Optional<Path> find(Path from, String relative) {
         for (Path dir = from.toAbsolutePath().normalize(); dir != null; dir = dir.getParent()) {
             if (Files.isDirectory(dir.resolve(".servers"))) {
                 Path file = dir.resolve(relative);
@@ -31,7 +34,7 @@ final class ServerUrlFile {
     }
 
     /** @return the file's first line, trimmed; empty when blank */
-    static Optional<String> read(Path file) {
+    public static Optional<String> read(Path file) {
         try {
             String url = Files.readString(file).trim();
             return url.isEmpty() ? Optional.empty() : Optional.of(url);

@@ -69,6 +69,11 @@ public final class LadderDatabase implements AutoCloseable {
         return SlowStatements.unavailable(stats);
     }
 
+    /** @return the server's auto_explain threshold (e.g. {@code 10ms}); empty when auto_explain is off */
+    public Optional<String> autoExplainThreshold() {
+        return SlowStatements.autoExplainThreshold(stats);
+    }
+
     /** Forgets the statement statistics so far. */
     public void resetStatements() {
         try {

@@ -11,6 +11,8 @@ import java.util.Objects;
  * @param columns    which columns are read
  * @param index      the orders table's index beside its primary key
  * @param lockOrder  where the customer's stamp is written
+ *
+ * <p>Immutable.
  */
 public record LadderQuery(TimeFilter timeFilter, Columns columns, OrdersIndex index, LockOrder lockOrder) {
 
@@ -36,22 +38,31 @@ public record LadderQuery(TimeFilter timeFilter, Columns columns, OrdersIndex in
         Objects.requireNonNull(lockOrder, "lockOrder");
     }
 
+    /** @return these choices with {@code t} instead */
+    /** @return these choices with {@code t} instead */
     public LadderQuery with(TimeFilter t) { return new LadderQuery(t, columns, index, lockOrder); }
+
+    /** @return these choices with {@code c} instead */
     public LadderQuery with(Columns c) { return new LadderQuery(timeFilter, c, index, lockOrder); }
+
+    /** @return these choices with {@code i} instead */
     public LadderQuery with(OrdersIndex i) { return new LadderQuery(timeFilter, columns, i, lockOrder); }
+
+    /** @return these choices with {@code l} instead */
     public LadderQuery with(LockOrder l) { return new LadderQuery(timeFilter, columns, index, l); }
 
     // tag::queries[]
     /**
-     * @return the query, with two parameters: the customer's id, then the month (a {@code YYYY-MM} text for
-     *         {@link TimeFilter#FUNCTION_OF_COLUMN}; its first instant as a {@code timestamptz} for {@link TimeFilter#RANGE},
-     *         which the statement also uses for the month's end)
+     * @return the query. Its parameters: the customer's id, then the month — a {@code YYYY-MM} text for
+     *         {@link TimeFilter#FUNCTION_OF_COLUMN}, the month's first instant and the next month's for
+     *         {@link TimeFilter#RANGE} (both in UTC, bound by the caller, so the session's time zone plays no part in
+     *         either form)
      */
     public String querySql() {
         String select = columns == Columns.ALL ? "*" : NEEDED_COLUMNS;
         String month = timeFilter == TimeFilter.FUNCTION_OF_COLUMN
-                ? "to_char(create_time, 'YYYY-MM') = ?"
-                : "create_time >= ?::timestamptz AND create_time < ?::timestamptz + interval '1 month'";
+                ? "to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM') = ?"
+                : "create_time >= ? AND create_time < ?";
         return "SELECT " + select + " FROM orders WHERE user_id = ? AND " + month + " ORDER BY create_time DESC";
     }
     // end::queries[]

@@ -56,11 +56,34 @@ public record PlanSummary(List<String> nodes, Counts counts, String sortMethod, 
 
     public PlanSummary {
         nodes = List.copyOf(nodes);
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("a plan has at least one node");
+        }
     }
 
     /** @return whether some node is an index-only scan */
     public boolean indexOnly() {
         return nodes.stream().anyMatch(n -> n.startsWith("Index Only Scan"));
+    }
+
+    /**
+     * @return the plan in a few words, for a table cell: the node that reads the table or the index (the first, outermost
+     *         first, that names a relation), then what the 10 ms rule looks at — rows thrown away by a filter, an
+     *         index-only scan's heap fetches, a sort
+     */
+    public String headline() {
+        String reader = nodes.stream().filter(n -> n.contains(" on ")).findFirst().orElse(nodes.get(nodes.size() - 1));
+        StringBuilder b = new StringBuilder(reader);
+        if (removedByFilter() > 0) {
+            b.append(", ").append(removedByFilter()).append(" rows filtered out");
+        }
+        if (heapFetches() >= 0) {
+            b.append(", ").append(heapFetches()).append(" heap fetches");
+        }
+        if (!sortMethod.isEmpty()) {
+            b.append(", then a sort");
+        }
+        return b.toString();
     }
 
     /** @return one line: the nodes, then the figures */

@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.time.OffsetDateTime;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -97,9 +96,8 @@ public final class RecentOrdersQuery implements OrdersSource {
         if (query.timeFilter() == LadderQuery.TimeFilter.FUNCTION_OF_COLUMN) {
             s.setString(2, month.toString());
         } else {
-            OffsetDateTime first = month.atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC);
-            s.setObject(2, first);
-            s.setObject(3, first);
+            s.setObject(2, month.atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
+            s.setObject(3, month.plusMonths(1).atDay(1).atStartOfDay().atOffset(ZoneOffset.UTC));
         }
     }
 }

@@ -44,14 +44,18 @@ public final class SlowStatements {
     private SlowStatements() {
     }
 
-    /** @return why the statistics cannot be read on this server (and how to get them); empty when they can */
+    /**
+     * @return why the statistics cannot be read or reset on this server (and how to get them); empty when they can. Resets
+     *         them when they can.
+     */
     public static Optional<String> unavailable(Connection c) {
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
                 "SELECT count(*) FROM pg_extension WHERE extname = 'pg_stat_statements'")) {
             r.next();
             if (r.getInt(1) == 1) {
-                try (ResultSet probe = c.createStatement().executeQuery("SELECT count(*) FROM pg_stat_statements")) {
-                    probe.next();
+                try (Statement probe = c.createStatement()) {
+                    probe.execute("SELECT count(*) FROM pg_stat_statements");
+                    probe.execute("SELECT pg_stat_statements_reset()"); // the run resets before each phase: it must be allowed
                     return Optional.empty();
                 }
             }
@@ -60,6 +64,21 @@ public final class SlowStatements {
         } catch (SQLException e) {
             return Optional.of("pg_stat_statements cannot be read (" + e.getMessage().lines().findFirst().orElse("")
                     + "): restart the server with `bash .servers/postgres.sh stop && bash .servers/postgres.sh start`");
+        }
+    }
+
+    /**
+     * @return the server's {@code auto_explain.log_min_duration} (e.g. {@code 10ms}); empty when auto_explain is not
+     *         loaded
+     */
+    public static Optional<String> autoExplainThreshold(Connection c) {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT current_setting('auto_explain.log_min_duration', true)")) {
+            r.next();
+            String v = r.getString(1);
+            return v == null || v.isEmpty() || v.equals("-1") ? Optional.empty() : Optional.of(v);
+        } catch (SQLException e) {
+            return Optional.empty();
         }
     }
 
