@@ -30,6 +30,8 @@ public final class LadderReport {
     public static final double FASTER = 0.8;
     /** A change is called slower when its p50 is above this many times the rung before's. */
     public static final double SLOWER = 1.25;
+    /** The keep-alive aside's row label. */
+    public static final String ASIDE_LABEL = "aside: no keep-alive";
     /** The bar for Nagle: the stalled rung's p50 at least this many times TCP_NODELAY's. */
     public static final double NAGLE_FACTOR = 10;
 
@@ -145,6 +147,18 @@ public final class LadderReport {
                         r.rung().name(), r.load().requests().completed(), r.server().answered()));
             }
         }
+        if (results.stream().anyMatch(r -> r.server().kernel().isPresent())) {
+            md.append("\n## What the kernel's TCP stack counted (the measured phase; machine-wide counters)\n\n");
+            md.append("| rung (kernel) | connections accepted | accept-queue overflows | listen drops | delayed ACKs sent | retransmitted segments |\n");
+            md.append("|---|---:|---:|---:|---:|---:|\n");
+            for (LadderRun.RungResult r : results) {
+                r.server().kernel().ifPresent(k -> md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %d |%n",
+                        r.rung().name(), k.passiveOpens(), k.listenOverflows(), k.listenDrops(), k.delayedAcks(), k.retransmits())));
+            }
+            md.append("\nDelayed ACKs are the ACKs the kernel held back and sent when its timer fired (at least 40 ms on Linux):"
+                    + " with Nagle on and connections kept, about one per request — the client's ACK of the headers, which"
+                    + " the body waited for.\n");
+        }
         md.append("\n## Plans (EXPLAIN ANALYZE, BUFFERS of customer ").append(LadderRun.EXPLAINED_CUSTOMER)
                 .append("'s ").append(LadderRun.EXPLAINED_MONTH).append(", after the rung's run)\n\n");
         for (LadderRun.RungResult r : results) {
@@ -184,8 +198,12 @@ public final class LadderReport {
     }
 
     private static String splitRow(LadderRun.RungResult r) {
+        return splitRow(r.rung().name(), r);
+    }
+
+    private static String splitRow(String label, LadderRun.RungResult r) {
         LadderSegments s = r.segments();
-        return String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %d | %.2f | %d |%n", r.rung().name(),
+        return String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %d | %.2f | %d |%n", label,
                 s.clientMeanMicros(), s.networkMicros(), s.queueMicros(), s.businessMicros(), s.connectionWaitMicros(),
                 s.databaseMicros(), s.largest(), r.load().connections().opened(), r.server().socketEventsPerRequest(),
                 r.server().threadsBusyMax());
@@ -197,10 +215,12 @@ public final class LadderReport {
         StringBuilder md = new StringBuilder("\n## Keep-alive alone (an aside, not a rung)\n\n");
         md.append("The ladder's last rung, and the same again with ").append(aside.rung().change())
                 .append(": on the ladder, turning keep-alive on also uncovered Nagle's stall; here it is the only difference.\n\n");
-        md.append("| rung (µs) | client mean | network | queue | business | pool wait | database | largest | connections opened"
+        md.append("| setup (µs) | client mean | network | queue | business | pool wait | database | largest | connections opened"
                 + " | socket events per request | threads busy max |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
-        md.append(splitRow(last)).append(splitRow(aside));
+        md.append("|:---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
+        // labelled apart from the ladder's rows ("the last rung: …", "aside: …"), so a reader of the split table never takes
+        // the aside for a rung
+        md.append(splitRow("the last rung: " + last.rung().name(), last)).append(splitRow(ASIDE_LABEL, aside));
         md.append(String.format(Locale.ROOT, "%nA connection per request: p50 %s against %s, p99 %s against %s; the network segment"
                         + " %+.0f µs per request.%n", ms(aside.load().latency().p50Micros()), ms(last.load().latency().p50Micros()),
                 ms(aside.load().latency().p99Micros()), ms(last.load().latency().p99Micros()),
@@ -266,6 +286,7 @@ public final class LadderReport {
         row.put("plan_headline", r.database().plan().headline());
         row.put("sorts", r.database().plan().sortMethod().isEmpty() ? 0 : 1);
         row.put("server_answered", r.server().answered());
+        r.server().kernel().ifPresent(k -> row.put("kernel_tcp", k));
         r.database().statements().stamp().ifPresent(st -> row.put("stamp_mean_ms", st.meanMillis()));
         return row;
     }

@@ -63,8 +63,9 @@ public final class LadderRun {
      * @param threadsBusyMax          the most executor threads busy at once, over the rung's warm-up and measured phase
      * @param socketEventsPerRequest  socket events the executor ran per answered request in the measured phase
      * @param answered                requests the servlet answered 200 in the measured phase (the split's requests)
+     * @param kernel                  what the kernel's TCP counters gained in the measured phase; empty off Linux
      */
-    public record Server(int threadsBusyMax, double socketEventsPerRequest, long answered) {
+    public record Server(int threadsBusyMax, double socketEventsPerRequest, long answered, Optional<KernelTcpCounters> kernel) {
     }
 
     /** How long a phase waits for the requests of the one before to leave the servlet: the pool's own timeout. */
@@ -167,7 +168,9 @@ public final class LadderRun {
                 db.resetStatements();
             }
             Optional<Long> logMark = log.map(AutoExplainLog::mark);
+            Optional<KernelTcpCounters> kernelBefore = KernelTcpCounters.read();
             WireRun load = generator.run(spec, workload);
+            Optional<KernelTcpCounters> kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
             drain(segments, rung, "measured phase");
             db.endRun();
             segments.stop();
@@ -182,7 +185,7 @@ public final class LadderRun {
             Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), statements,
                     db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
             double events = segments.requests() == 0 ? 0 : (executor.events() - eventsBefore) / (double) segments.requests();
-            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests()));
+            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests(), kernel));
         } finally {
             executor.shutdown();
         }

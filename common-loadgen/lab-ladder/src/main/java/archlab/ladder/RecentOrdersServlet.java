@@ -88,11 +88,18 @@ public final class RecentOrdersServlet extends HttpServlet {
         }
         long customer = Long.parseLong(m.group(1));
         OrdersSource.Read read;
+        // the pool may start a thread from here (HikariCP's connection adder): it must not inherit Tomcat's web-app class
+        // loader, which would make Tomcat report the pool's threads as the web app's leak at every stop
+        Thread thread = Thread.currentThread();
+        ClassLoader webApp = thread.getContextClassLoader();
+        thread.setContextClassLoader(RecentOrdersServlet.class.getClassLoader());
         try {
             read = orders.read(customer, month);
         } catch (OrdersSource.Refused e) {
             error(response, 503, e.getMessage());
             return;
+        } finally {
+            thread.setContextClassLoader(webApp);
         }
         byte[] body = JSON.writeValueAsBytes(Map.of("user_id", customer, "month", month.toString(), "orders", read.orders()));
         response.setStatus(200);

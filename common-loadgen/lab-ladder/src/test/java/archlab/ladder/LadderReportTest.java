@@ -32,7 +32,7 @@ class LadderReportTest {
         return new LadderRun.RungResult(rung, load, LadderSegments.of(p50Micros, 10, server),
                 new LadderRun.Database(plan, new LadderRun.Statements(List.of(), Optional.of("not read in this test"),
                         Optional.empty(), Optional.empty()), 1, 1, ""),
-                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200));
+                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty()));
     }
 
     @Test
@@ -100,8 +100,9 @@ class LadderReportTest {
         Rung last = Rung.LADDER.get(Rung.LADDER.size() - 1);
         Rung off = new Rung("aside-no-keep-alive", "keep-alive off again", last.query(), new Rung.Network(false, true));
         String md = LadderReport.keepAliveAlone(results, result(off, 1_300, 6_000));
-        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| tcp-nodelay \\| 1000 \\| ")
-                .containsPattern("(?m)^\\| aside-no-keep-alive \\| 1300 \\| .* \\| 1191 \\| 2.00 \\| 3 \\|$")
+        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| the last rung: tcp-nodelay \\| 1000 \\| ")
+                .containsPattern("(?m)^\\| aside: no keep-alive \\| 1300 \\| .* \\| 1191 \\| 2.00 \\| 3 \\|$")
+                .doesNotContainPattern("(?m)^\\| [a-z-]+ \\| [0-9]")
                 .contains("p50 1.30 ms against 1.00 ms");
     }
 }

@@ -75,6 +75,14 @@ class LadderTest {
             long noDelay = first(results, "tcp-nodelay").load().latency().p50Micros();
             assertThat((double) stalled).as("Nagle's p50 %d µs against TCP_NODELAY's %d µs", stalled, noDelay)
                     .isGreaterThanOrEqualTo(LadderReport.NAGLE_FACTOR * noDelay);
+            first(results, "start").server().kernel().ifPresent(k -> assertThat(k.passiveOpens())
+                    .as("the kernel accepted a connection per request without keep-alive")
+                    .isGreaterThanOrEqualTo(first(results, "start").server().answered() * 9 / 10));
+            first(results, "tcp-nodelay").server().kernel().ifPresent(k -> assertThat(k.passiveOpens())
+                    .as("the kernel accepted (almost) none with keep-alive").isLessThan(first(results, "tcp-nodelay").server().answered() / 10));
+            first(results, "keep-alive").server().kernel().ifPresent(k -> assertThat(k.delayedAcks())
+                    .as("with Nagle on over kept connections, the kernel's delayed-ACK timer fired for about every request")
+                    .isGreaterThanOrEqualTo(first(results, "keep-alive").server().answered() / 2));
             LadderRun.RungResult off = aside.orElseThrow();
             assertThat(off.load().connections().opened()).as("the aside: a connection per request")
                     .isGreaterThanOrEqualTo(off.load().requests().completed() * 9 / 10);
