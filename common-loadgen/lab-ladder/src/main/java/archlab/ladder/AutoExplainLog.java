@@ -118,7 +118,7 @@ public final class AutoExplainLog {
                     plan.add(line);
                 }
             }
-            if (query.contains("FROM orders WHERE") || query.startsWith("UPDATE users SET last_seen")) {
+            if (archlab.db.ladder.LadderQuery.isInterfaces(query)) {
                 entries.add(new Entry(Double.parseDouble(head.group(1)), query, plan));
             }
             i = j - 1;

@@ -101,7 +101,7 @@ public final class LadderRun {
 
         /** @return the customer's stamp among them; empty when not listed */
         public Optional<SlowStatements.Slow> stamp() {
-            return slowest.stream().filter(s -> s.query().startsWith("UPDATE users SET last_seen")).findFirst();
+            return slowest.stream().filter(s -> archlab.db.ladder.LadderQuery.isStamp(s.query())).findFirst();
         }
     }
 
@@ -173,7 +173,6 @@ public final class LadderRun {
             Optional<KernelTcpCounters> kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
             drain(segments, rung, "measured phase");
             db.endRun();
-            segments.stop();
             Histogram queue = executor.queueWait();
             queue.subtract(queueBefore);
             List<SlowStatements.Slow> slowest = missing.isEmpty() ? db.slowest() : List.of();

@@ -65,14 +65,10 @@ public record LadderSettings(int orders, boolean rebuild, List<Rung> rungs, int 
         if (rebuild != null && !rebuild.isEmpty() && !rebuild.equals("true")) {
             throw new IllegalArgumentException("-Dladder.rebuild takes no value (or true), was '" + rebuild + "'");
         }
-        String names = p.getProperty("ladder.rungs", "");
-        List<Rung> rungs = names.isBlank() ? Rung.LADDER : Rung.LADDER.stream()
-                .filter(r -> List.of(names.split(",")).stream().map(String::trim).anyMatch(r.name()::equals)).toList();
-        for (String name : names.split(",")) {
-            if (!name.isBlank()) {
-                Rung.named(name.trim()); // an unknown name stops the run, naming the ladder's rungs
-            }
-        }
+        // an unknown name stops the run (Rung.named names the ladder's rungs); the chosen run in the ladder's order
+        Set<Rung> named = java.util.Arrays.stream(p.getProperty("ladder.rungs", "").split(",")).map(String::trim)
+                .filter(n -> !n.isEmpty()).map(Rung::named).collect(java.util.stream.Collectors.toSet());
+        List<Rung> rungs = named.isEmpty() ? Rung.LADDER : Rung.LADDER.stream().filter(named::contains).toList();
         return new LadderSettings(orders, rebuild != null, rungs, rate, Duration.ofSeconds(seconds));
     }
 

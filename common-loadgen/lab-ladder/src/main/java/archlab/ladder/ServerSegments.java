@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
  * request's mean time add up ({@link LadderSegments}). Also the database time's distribution, for its p99, and the
  * requests in the servlet now ({@link #begin}, {@link #end}), so a phase can wait for the one before to drain.
  *
- * <p>Thread-safety: {@link #record}, {@link #begin}, {@link #end} from any thread; {@link #reset} and {@link #stop} only
+ * <p>Thread-safety: {@link #record}, {@link #begin}, {@link #end} from any thread; {@link #reset} only
  * while no request is in the servlet ({@link #awaitIdle}); the figures are read after the run.
  */
 public final class ServerSegments {
@@ -21,7 +21,6 @@ public final class ServerSegments {
     private final LongAdder databaseNanos = new LongAdder();
     private final Histogram database = new ConcurrentHistogram(3);
     private final java.util.concurrent.atomic.AtomicInteger inServlet = new java.util.concurrent.atomic.AtomicInteger();
-    private volatile boolean counting = true;
 
     /** A request entered the servlet. */
     public void begin() {
@@ -55,9 +54,6 @@ public final class ServerSegments {
      * @param databaseNanos       its time in the database, ns (part of {@code servletNanos})
      */
     public void record(long servletNanos, long connectionWaitNanos, long databaseNanos) {
-        if (!counting) {
-            return;
-        }
         requests.increment();
         this.servletNanos.add(servletNanos);
         this.connectionWaitNanos.add(connectionWaitNanos);
@@ -72,11 +68,6 @@ public final class ServerSegments {
         connectionWaitNanos.reset();
         databaseNanos.reset();
         database.reset();
-    }
-
-    /** Stops counting: requests answered after the measured phase are not the run's. */
-    public void stop() {
-        counting = false;
     }
 
     /** @return the requests recorded */

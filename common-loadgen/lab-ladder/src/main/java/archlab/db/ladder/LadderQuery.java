@@ -63,13 +63,31 @@ public record LadderQuery(TimeFilter timeFilter, Columns columns, OrdersIndex in
         String month = timeFilter == TimeFilter.FUNCTION_OF_COLUMN
                 ? "to_char(create_time AT TIME ZONE 'UTC', 'YYYY-MM') = ?"
                 : "create_time >= ? AND create_time < ?";
-        return "SELECT " + select + " FROM orders WHERE user_id = ? AND " + month + " ORDER BY create_time DESC";
+        return "SELECT " + select + QUERY_MARK + "user_id = ? AND " + month + " ORDER BY create_time DESC";
     }
     // end::queries[]
 
+    /** How the stamp's text begins, as the server reports it (pg_stat_statements, auto_explain's log). */
+    public static final String STAMP_PREFIX = "UPDATE users SET last_seen";
+    /** What every form of the query's text holds, as the server reports it. */
+    public static final String QUERY_MARK = " FROM orders WHERE ";
+
     /** @return the stamp of the customer's visit, one parameter: the customer's id */
     public static String stampSql() {
-        return "UPDATE users SET last_seen = now() WHERE user_id = ?";
+        return STAMP_PREFIX + " = now() WHERE user_id = ?";
+    }
+
+    /** @return whether {@code text}, a statement as the server reports it, is the customer's stamp */
+    public static boolean isStamp(String text) {
+        return text.startsWith(STAMP_PREFIX);
+    }
+
+    /**
+     * @return whether {@code text}, a statement as the server reports it, is one of the interface's (its query or its
+     *         stamp), not the lab's own (the commit probe, the pool's warm-up)
+     */
+    public static boolean isInterfaces(String text) {
+        return isStamp(text) || (text.startsWith("SELECT ") && text.contains(QUERY_MARK));
     }
 
     /** @return the orders index's definition (its name: {@value LadderDataSet#ORDERS_INDEX}) */

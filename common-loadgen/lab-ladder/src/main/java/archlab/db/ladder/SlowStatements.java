@@ -94,7 +94,8 @@ public final class SlowStatements {
         List<Slow> found = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
                 "SELECT query, calls, mean_exec_time, max_exec_time FROM pg_stat_statements"
-                        + " WHERE (query LIKE 'SELECT % FROM orders WHERE%' OR query LIKE 'UPDATE users SET last_seen%')"
+                        + " WHERE (query LIKE 'SELECT %" + LadderQuery.QUERY_MARK + "%'"
+                        + " OR query LIKE '" + LadderQuery.STAMP_PREFIX + "%')"
                         + " ORDER BY max_exec_time DESC LIMIT " + LISTED)) {
             while (r.next()) {
                 found.add(new Slow(r.getString(1), r.getLong(2), r.getDouble(3), r.getDouble(4)));
