@@ -61,6 +61,9 @@ if bash .servers/postgres.sh start; then
   # the article's ladder on a million orders (built on the first run and kept): appendix-ladder.md reads it
   "${MVN[@]}" -pl common-loadgen/lab-ladder test -Dladder
   collect
+  # the ladder's business code per call (JMH, no server needed; run here beside the ladder it explains)
+  "${MVN[@]}" -pl common-loadgen/lab-ladder test -Dladder -Djmh
+  collect
   # with Redis too, when its server can be started: the second level under the book's load, then the two-instance runs
   if bash .servers/redis.sh start; then
     "${MVN[@]}" -pl ch12-2-cache-outbox-ratelimit test -Dbaseline -Dlab.cache=redis

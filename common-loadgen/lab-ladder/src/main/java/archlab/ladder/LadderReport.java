@@ -159,6 +159,9 @@ public final class LadderReport {
                     + " with Nagle on and connections kept, about one per request — the client's ACK of the headers, which"
                     + " the body waited for.\n");
         }
+        if (results.stream().anyMatch(r -> r.business().split().requests() > 0)) {
+            md.append(BusinessReport.markdown(results));
+        }
         md.append("\n## Plans (EXPLAIN ANALYZE, BUFFERS of customer ").append(LadderRun.EXPLAINED_CUSTOMER)
                 .append("'s ").append(LadderRun.EXPLAINED_MONTH).append(", after the rung's run)\n\n");
         for (LadderRun.RungResult r : results) {
@@ -288,6 +291,7 @@ public final class LadderReport {
         row.put("server_answered", r.server().answered());
         r.server().kernel().ifPresent(k -> row.put("kernel_tcp", k));
         r.database().statements().stamp().ifPresent(st -> row.put("stamp_mean_ms", st.meanMillis()));
+        row.put("business", BusinessReport.json(r));
         return row;
     }
 

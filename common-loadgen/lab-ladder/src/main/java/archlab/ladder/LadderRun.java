@@ -12,8 +12,15 @@ import archlab.http.wire.WireOpenLoop;
 import archlab.http.wire.WireRequest;
 import archlab.http.wire.WireRun;
 import archlab.http.wire.WireWorkload;
+import archlab.ladder.compute.ComputeSegments;
+import archlab.ladder.compute.OrdersPage;
 import archlab.loadgen.LoadSpec;
 import archlab.loopback.LoopbackTomcat;
+import archlab.profile.FlameGraphs;
+import archlab.profile.JfrRecorder;
+import archlab.profile.ProfileSettings;
+import archlab.report.ReportWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.YearMonth;
 import java.util.ArrayList;
@@ -55,8 +62,52 @@ public final class LadderRun {
      * @param segments the mean request's time, split
      * @param database what the database side measured
      * @param server   what Tomcat's executor saw
+     * @param business what the business code's stages cost per request
      */
-    public record RungResult(Rung rung, WireRun load, LadderSegments segments, Database database, Server server) {
+    public record RungResult(Rung rung, WireRun load, LadderSegments segments, Database database, Server server,
+                             Business business) {
+    }
+
+    /**
+     * @param split        the business code's stages per answered request of the measured phase (time, bytes allocated)
+     * @param logBytes     what the request log's file grew by in the measured phase, bytes (written by the time the
+     *                     rung's log was closed)
+     * @param logFile      the request log's file (deleted after the rung unless its flame graphs are drawn)
+     * @param profile      where the measured phase's CPU samples fell (its JFR recording)
+     * @param flameGraphs  the recording's flame graphs, drawn for the rungs {@link #drawsFlameGraphs} names; else empty
+     */
+    public record Business(ComputeSegments.Split split, long logBytes, Path logFile, BusinessProfile profile,
+                           List<Path> flameGraphs) {
+        public Business {
+            flameGraphs = List.copyOf(flameGraphs);
+        }
+
+        /** @return the log's bytes per answered request (0 with none) */
+        public double logBytesPerRequest() {
+            return split.requests() == 0 ? 0 : logBytes / (double) split.requests();
+        }
+    }
+
+    /**
+     * What each rung's measured phase records: CPU samples every millisecond (the business code is a few percent of a
+     * rung's CPU: at JFR's usual 10 ms its stages got a handful of samples), allocation samples, lock waits over 10 ms.
+     * Every rung records the same, so what recording costs is in every rung's figures alike.
+     */
+    static final ProfileSettings PROFILE = new ProfileSettings(Duration.ofMillis(1),
+            ProfileSettings.DEFAULT_ALLOCATION_SAMPLES_PER_SECOND, Duration.ofMillis(10));
+
+    /**
+     * @return whether {@code rung}'s recording is drawn as flame graphs: the last rung whose business code is all slow
+     *         (every other layer fast, so the business code stands out), and the rung whose business code is all fast
+     */
+    public static boolean drawsFlameGraphs(Rung rung) {
+        return rung.compute().equals(archlab.ladder.compute.Compute.SLOW) && rung.network().tcpNoDelay()
+                && rung.network().keepAlive() || rung.compute().equals(archlab.ladder.compute.Compute.FAST);
+    }
+
+    /** Where each rung's request log is written: {@code target/ladder-logs/<rung>.log}, beside the reports. */
+    public static Path logDir() {
+        return ReportWriter.reportsDir().toAbsolutePath().resolveSibling("ladder-logs");
     }
 
     /**
@@ -128,7 +179,7 @@ public final class LadderRun {
      */
     public static RungResult keepAliveAside(String jdbcUrl, LadderSettings settings, Rung last, Optional<AutoExplainLog> log) {
         Rung aside = new Rung("aside-no-keep-alive", "keep-alive off (TCP_NODELAY stays on)",
-                last.query(), new Rung.Network(false, last.network().tcpNoDelay()));
+                last.query(), new Rung.Network(false, last.network().tcpNoDelay()), last.compute());
         return runRung(jdbcUrl, settings, aside, log);
     }
 
@@ -146,11 +197,21 @@ public final class LadderRun {
     }
 
     private static RungResult runRung(String jdbcUrl, LadderSettings settings, Rung rung, Optional<AutoExplainLog> log) {
+        try {
+            return measure(jdbcUrl, settings, rung, log);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("rung " + rung.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static RungResult measure(String jdbcUrl, LadderSettings settings, Rung rung, Optional<AutoExplainLog> log)
+            throws java.io.IOException {
         LadderDataSet.defineIndex(jdbcUrl, rung.query());
         ServerSegments segments = new ServerSegments();
         ServerExecutor executor = new ServerExecutor(ServerThreads.PLATFORM);
         try (LadderDatabase db = LadderDatabase.attach(jdbcUrl, POOL_SIZE);
-             LoopbackTomcat tomcat = server(rung, new RecentOrdersServlet(db.orders(rung.query()), segments), executor);
+             OrdersPage page = new OrdersPage(rung.compute(), rung.name(), logDir());
+             LoopbackTomcat tomcat = server(rung, new RecentOrdersServlet(db.orders(rung.query()), segments, page), executor);
              WireOpenLoop generator = new WireOpenLoop(tomcat.baseUri(), 1)) {
             WireRequest[] requests = requests("127.0.0.1:" + tomcat.port(), LadderDataSet.customersFor(settings.orders()));
             WireWorkload workload = sequence -> requests[(int) ((sequence - 1) % requests.length)];
@@ -162,6 +223,8 @@ public final class LadderRun {
             Optional<String> missing = db.statementsUnavailable();
             db.startRun();
             segments.reset();
+            page.segments().reset();
+            long logBefore = page.log().fileBytes();
             Histogram queueBefore = executor.queueWait();
             long eventsBefore = executor.events();
             if (missing.isEmpty()) {
@@ -169,9 +232,21 @@ public final class LadderRun {
             }
             Optional<Long> logMark = log.map(AutoExplainLog::mark);
             Optional<KernelTcpCounters> kernelBefore = KernelTcpCounters.read();
+            JfrRecorder recorder = JfrRecorder.start(PROFILE);
             WireRun load = generator.run(spec, workload);
             Optional<KernelTcpCounters> kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
             drain(segments, rung, "measured phase");
+            Path jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
+            ComputeSegments.Split perStage = page.segments().split();
+            page.close(); // what the asynchronous appender still holds is written before the file is measured
+            Business business = new Business(perStage, page.log().fileBytes() - logBefore, page.log().file(),
+                    BusinessProfile.read(jfr), drawsFlameGraphs(rung) ? FlameGraphs.render(jfr, ReportWriter.reportsDir(),
+                    "ladder-" + rung.name(), "lab-ladder / rung " + rung.name()) : List.of());
+            if (!drawsFlameGraphs(rung)) {
+                // measured; kept only for the rungs whose flame graphs are drawn (a synchronous whole-answer log grows by
+                // megabytes a second)
+                java.nio.file.Files.deleteIfExists(page.log().file());
+            }
             db.endRun();
             Histogram queue = executor.queueWait();
             queue.subtract(queueBefore);
@@ -184,7 +259,8 @@ public final class LadderRun {
             Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), statements,
                     db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
             double events = segments.requests() == 0 ? 0 : (executor.events() - eventsBefore) / (double) segments.requests();
-            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests(), kernel));
+            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests(), kernel),
+                    business);
         } finally {
             executor.shutdown();
         }

@@ -1,6 +1,7 @@
 package archlab.ladder;
 
 import archlab.db.ladder.OrdersSource;
+import archlab.ladder.compute.OrdersPage;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -16,12 +17,14 @@ import java.util.regex.Pattern;
 
 /**
  * The article's interface: {@code GET /users/{id}/orders?month=YYYY-MM} answers one customer's orders of one month,
- * newest first, as JSON, read from an {@link OrdersSource} (on the ladder, the rung's query and lock order). The answer is written in two parts
+ * newest first, read from an {@link OrdersSource} (on the ladder, the rung's query and lock order) and made into its
+ * answer by an {@link OrdersPage} (the rung's business code: mapping, tag, JSON or protobuf, request log). The answer is written in two parts
  * — the headers flushed, then the body — as a framework that commits the headers before it serialises does: with Nagle
  * on ({@link Rung.Network#tcpNoDelay()} false) the second write waits for the client's ACK of the first.
  *
  * <p>Every request's time on the server is split into {@link ServerSegments}: waiting for a connection, the database
- * (the statements, their commit, reading their rows), and the rest of the servlet (business code: the JSON).
+ * (the statements, their commit, reading their rows), and the rest of the servlet (business code: {@link OrdersPage},
+ * whose stages it measures itself).
  *
  * <p>Bad input — another path, a customer id that is not a positive number, a month that is not {@code YYYY-MM},
  * another method — is answered 400 (405 for the method) with a one-line JSON error and touches nothing. A database
@@ -37,14 +40,17 @@ public final class RecentOrdersServlet extends HttpServlet {
 
     private final transient OrdersSource orders;
     private final transient ServerSegments segments;
+    private final transient OrdersPage page;
 
     /**
      * @param orders   where the orders are read (the rung's query: {@code archlab.db.ladder.LadderDatabase#orders})
      * @param segments where each answered request's times are summed
+     * @param page     the business code that makes the rows an answer (the rung's {@code Compute})
      */
-    public RecentOrdersServlet(OrdersSource orders, ServerSegments segments) {
+    public RecentOrdersServlet(OrdersSource orders, ServerSegments segments, OrdersPage page) {
         this.orders = Objects.requireNonNull(orders, "orders");
         this.segments = Objects.requireNonNull(segments, "segments");
+        this.page = Objects.requireNonNull(page, "page");
     }
 
     /** @return the request's path for {@code customer}'s orders of {@code month} */
@@ -101,9 +107,11 @@ public final class RecentOrdersServlet extends HttpServlet {
         } finally {
             thread.setContextClassLoader(webApp);
         }
-        byte[] body = JSON.writeValueAsBytes(Map.of("user_id", customer, "month", month.toString(), "orders", read.orders()));
+        OrdersPage.Answer answer = page.answer(customer, month, read.orders());
+        byte[] body = answer.body();
         response.setStatus(200);
-        response.setContentType("application/json");
+        response.setContentType(answer.mediaType());
+        response.setHeader("ETag", answer.tag());
         response.setContentLength(body.length);
         // tag::two-part-write[]
         response.flushBuffer();                 // the first write: the status line and the headers

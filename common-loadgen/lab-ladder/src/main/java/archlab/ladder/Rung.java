@@ -5,6 +5,7 @@ import archlab.db.ladder.LadderQuery.Columns;
 import archlab.db.ladder.LadderQuery.LockOrder;
 import archlab.db.ladder.LadderQuery.OrdersIndex;
 import archlab.db.ladder.LadderQuery.TimeFilter;
+import archlab.ladder.compute.Compute;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.Objects;
 /**
  * One rung of the source article's ladder: the recent-orders query of one customer's month, served over HTTP from
  * PostgreSQL, in one combination of the article's slow and fast choices. {@link #LADDER} starts with every slow choice
- * and makes one change per rung — the storage layer's in the order the article lists them, then the network's — so
+ * and makes one change per rung — the storage layer's in the order the article lists them, then the network's, then
+ * the business code's ({@link Compute}: the tag's text, the mapper, the body's format, the request log) — so
  * each rung's figures differ from the rung before by that change alone. The network's come last because on loopback
  * Nagle's stall hides behind the missing keep-alive: a new connection's first answer is ACKed at once (Linux starts a
  * connection in quick-ACK mode), so only once keep-alive is on does the stall appear, and TCP_NODELAY then removes it.
@@ -38,14 +40,18 @@ import java.util.Objects;
  * <li>Nagle on — the answer is written in two parts (headers flushed, then the body) with {@code TCP_NODELAY} off: the
  *     kernel holds the body until the client acknowledges the headers, and the client, having nothing to send, delays
  *     that ACK. {@code TCP_NODELAY} on: the body leaves at once.</li>
+ * <li>the business code's four, each in {@link Compute}: {@code +=} in a loop beside a {@link StringBuilder}, Dozer's
+ *     reflection beside MapStruct's generated code, JSON beside protobuf, the whole answer logged synchronously beside
+ *     a sample's key fields queued for an asynchronous appender.</li>
  * </ul>
  *
  * @param name    a short label, unique in the ladder
  * @param change  what this rung changed from the one before (the start: "the slow start")
  * @param query   the storage layer's choices (its SQL: {@link LadderQuery})
  * @param network the network layer's choices
+ * @param compute the business code's choices
  */
-public record Rung(String name, String change, LadderQuery query, Network network) {
+public record Rung(String name, String change, LadderQuery query, Network network, Compute compute) {
 
     /**
      * The network layer's choices.
@@ -59,7 +65,7 @@ public record Rung(String name, String change, LadderQuery query, Network networ
 
     /** Every slow choice at once. */
     public static final Rung START = new Rung("start", "the slow start", new LadderQuery(TimeFilter.FUNCTION_OF_COLUMN,
-            Columns.ALL, OrdersIndex.COMPOSITE, LockOrder.UPDATE_THEN_QUERY), new Network(false, false));
+            Columns.ALL, OrdersIndex.COMPOSITE, LockOrder.UPDATE_THEN_QUERY), new Network(false, false), Compute.SLOW);
 
     /** The start, then one change per rung: the storage layer's, then the network's. */
     public static final List<Rung> LADDER = ladder();
@@ -69,6 +75,7 @@ public record Rung(String name, String change, LadderQuery query, Network networ
         Objects.requireNonNull(change, "change");
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(network, "network");
+        Objects.requireNonNull(compute, "compute");
     }
 
     private static List<Rung> ladder() {
@@ -76,16 +83,24 @@ public record Rung(String name, String change, LadderQuery query, Network networ
         rungs.add(START);
         Rung r = START;
         r = add(rungs, new Rung("range", "to_char(create_time) = month → create_time in [month, next month)",
-                r.query.with(TimeFilter.RANGE), r.network));
-        r = add(rungs, new Rung("columns", "SELECT * → the four columns shown", r.query.with(Columns.NEEDED), r.network));
+                r.query.with(TimeFilter.RANGE), r.network, r.compute));
+        r = add(rungs, new Rung("columns", "SELECT * → the four columns shown", r.query.with(Columns.NEEDED), r.network, r.compute));
         r = add(rungs, new Rung("covering", "index (user_id, create_time) → the same INCLUDE (order_id, status, total_cents)",
-                r.query.with(OrdersIndex.COVERING), r.network));
+                r.query.with(OrdersIndex.COVERING), r.network, r.compute));
         r = add(rungs, new Rung("lock-order", "update-then-query in one transaction → query, then the stamp on its own",
-                r.query.with(LockOrder.QUERY_THEN_UPDATE), r.network));
+                r.query.with(LockOrder.QUERY_THEN_UPDATE), r.network, r.compute));
         r = add(rungs, new Rung("keep-alive", "keep-alive on: connections kept between requests", r.query,
-                new Network(true, r.network.tcpNoDelay())));
-        add(rungs, new Rung("tcp-nodelay", "TCP_NODELAY on: the answer's second write leaves at once", r.query,
-                new Network(r.network.keepAlive(), true)));
+                new Network(true, r.network.tcpNoDelay()), r.compute));
+        r = add(rungs, new Rung("tcp-nodelay", "TCP_NODELAY on: the answer's second write leaves at once", r.query,
+                new Network(r.network.keepAlive(), true), r.compute));
+        r = add(rungs, new Rung("string-builder", "the tag's text: += in a loop → one StringBuilder", r.query, r.network,
+                r.compute.with(Compute.Text.BUILDER)));
+        r = add(rungs, new Rung("mapstruct", "rows to views: Dozer (reflection) → MapStruct (generated at compile time)",
+                r.query, r.network, r.compute.with(Compute.Mapping.GENERATED)));
+        r = add(rungs, new Rung("protobuf", "the body: JSON (Jackson) → protobuf", r.query, r.network,
+                r.compute.with(Compute.Encoding.PROTOBUF)));
+        add(rungs, new Rung("sampled-log", "the request log: whole answer, INFO, synchronous → 1 in 100, key fields, asynchronous",
+                r.query, r.network, r.compute.with(Compute.Logging.SAMPLED_KEYS_ASYNC)));
         return List.copyOf(rungs);
     }
 

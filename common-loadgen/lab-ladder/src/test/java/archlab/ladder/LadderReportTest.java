@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.db.ladder.LadderDataSet;
 import archlab.db.ladder.PlanSummary;
 import archlab.http.wire.WireRun;
+import archlab.ladder.compute.Compute;
+import archlab.ladder.compute.ComputeSegments;
 import archlab.loadgen.LatencySummary;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +35,30 @@ class LadderReportTest {
         return new LadderRun.RungResult(rung, load, LadderSegments.of(p50Micros, 10, server),
                 new LadderRun.Database(plan, new LadderRun.Statements(List.of(), Optional.of("not read in this test"),
                         Optional.empty(), Optional.empty()), 1, 1, ""),
-                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty()));
+                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty()), business(rung));
+    }
+
+    /** One request's business stages: the slow choices cost 10× the fast ones' bytes and time. */
+    private static LadderRun.Business business(Rung rung) {
+        ComputeSegments stages = new ComputeSegments();
+        for (ComputeSegments.Stage s : ComputeSegments.Stage.values()) {
+            stages.add(s, 1_000L * (1 + 3 * (4 - rung.compute().fastChoices())), 10_240L * (4 - rung.compute().fastChoices()));
+        }
+        stages.request(rung.compute().encoding() == Compute.Encoding.JSON ? 1_000 : 400);
+        Map<String, Long> places = new java.util.LinkedHashMap<>();
+        BusinessProfile.PLACES.forEach(place -> places.put(place, 3L));
+        Map<String, Long> libraries = new java.util.LinkedHashMap<>();
+        BusinessProfile.LIBRARIES.keySet().forEach(l -> libraries.put(l, rung.compute().equals(Compute.SLOW) ? 2L : 0L));
+        return new LadderRun.Business(stages.split(), 2_000, Path.of("target/ladder-logs", rung.name() + ".log"),
+                new BusinessProfile(new BusinessProfile.Tally(21, places, libraries),
+                        new BusinessProfile.Tally(21 * 1024, scaled(places, 1024), scaled(libraries, 1024)), Path.of("ladder-" + rung.name() + ".jfr")),
+                LadderRun.drawsFlameGraphs(rung) ? List.of(Path.of("ladder-" + rung.name() + "-cpu.html")) : List.of());
+    }
+
+    private static Map<String, Long> scaled(Map<String, Long> m, long by) {
+        Map<String, Long> s = new java.util.LinkedHashMap<>();
+        m.forEach((k, v) -> s.put(k, v * by));
+        return s;
     }
 
     @Test
@@ -70,8 +96,8 @@ class LadderReportTest {
         List<LadderRun.RungResult> results = new ArrayList<>();
         long p = 9_000;
         for (Rung r : Rung.LADDER) {
-            results.add(result(r, r.name().equals("keep-alive") ? 43_000 : p, 10 * p));
-            p -= 1_000;
+            results.add(result(r, r.name().equals("keep-alive") ? 80_000 : p, 10 * p));
+            p -= 500;
         }
         LadderSettings settings = LadderSettings.from(new Properties());
         String md = LadderReport.markdown(new LadderDataSet.Built(1_000_000, 50_000, false, Duration.ZERO), settings, results);
@@ -83,8 +109,22 @@ class LadderReportTest {
         assertThat(md).contains("| start | the slow start | 400 | 9.00 ms | 90.00 ms | 90.00 ms | ").contains("Index Only Scan using orders_user_time on orders, 0 heap fetches");
         // .ci/run's checks of ladder.md, as written there (grep -E): six rungs or more with their own percentiles
         java.util.regex.Pattern ciRung = java.util.regex.Pattern.compile(
-                "(?m)^\\| (start|range|columns|covering|lock-order|keep-alive|tcp-nodelay) \\| .*\\| [0-9.]+ ms \\| [0-9.]+ ms \\| [0-9.]+ ms \\| ");
+                "(?m)^\\| (start|range|columns|covering|lock-order|keep-alive|tcp-nodelay|string-builder|mapstruct|protobuf|sampled-log) \\| .*\\| [0-9.]+ ms \\| [0-9.]+ ms \\| [0-9.]+ ms \\| ");
         assertThat(ciRung.matcher(md).results().count()).isEqualTo(Rung.LADDER.size());
+        // the business code's two tables, a row per rung each (.ci/run greps the last rung's)
+        assertThat(md).contains("## The business code per request");
+        for (Rung r : Rung.LADDER) {
+            assertThat(md).containsPattern("(?m)^\\| " + r.name() + " \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| ");
+            assertThat(md).containsPattern("(?m)^\\| " + r.name() + " \\| [0-9]+\\.[0-9] \\| ");
+        }
+        assertThat(md).containsPattern("(?m)^\\| sampled-log \\| [0-9.]+ \\| ");
+        assertThat(md).contains("| rung (CPU samples) |").contains("| rung (KiB allocated in the servlet, JFR's estimate) |");
+        assertThat(md).contains("| tcp-nodelay | 21 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 |")
+                .contains("| sampled-log | 21 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 |")
+                .contains("| tcp-nodelay | 18 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 |")
+                .contains("| sampled-log | 18 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 |");
+        assertThat(md)
+                .contains("Flame graphs: `ladder-tcp-nodelay-cpu.html` `ladder-sampled-log-cpu.html` (beside this report)");
         assertThat(md).containsPattern("(?m)^- \\*\\*covering\\*\\*: Index Only Scan .* heap_fetches=0 ");
         assertThat(md).containsPattern("(?m)^- Nagle on.*\\(at least ×10\\)");
         assertThat(md).doesNotContainPattern("(?m)^- \\*\\*[a-z-]+\\*\\*: not read");
@@ -98,9 +138,9 @@ class LadderReportTest {
             results.add(result(r, 1_000, 5_000));
         }
         Rung last = Rung.LADDER.get(Rung.LADDER.size() - 1);
-        Rung off = new Rung("aside-no-keep-alive", "keep-alive off again", last.query(), new Rung.Network(false, true));
+        Rung off = new Rung("aside-no-keep-alive", "keep-alive off again", last.query(), new Rung.Network(false, true), last.compute());
         String md = LadderReport.keepAliveAlone(results, result(off, 1_300, 6_000));
-        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| the last rung: tcp-nodelay \\| 1000 \\| ")
+        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| the last rung: sampled-log \\| 1000 \\| ")
                 .containsPattern("(?m)^\\| aside: no keep-alive \\| 1300 \\| .* \\| 1191 \\| 2.00 \\| 3 \\|$")
                 .doesNotContainPattern("(?m)^\\| [a-z-]+ \\| [0-9]")
                 .contains("p50 1.30 ms against 1.00 ms");

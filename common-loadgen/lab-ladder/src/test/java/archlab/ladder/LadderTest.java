@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import archlab.db.StoreKind;
 import archlab.db.ladder.LadderDataSet;
+import archlab.ladder.compute.ComputeSegments.Stage;
 import archlab.report.ReportWriter;
 import archlab.run.LabStore;
 import java.nio.file.Files;
@@ -19,11 +20,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * is built on the first run, seconds for a million orders, and kept). Without a server it fails, naming the
  * command that starts one.
  */
-@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: seven load runs on PostgreSQL, about a minute: mvn -pl common-loadgen/lab-ladder test -Dladder")
+@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: eleven load runs on PostgreSQL, about two minutes: mvn -pl common-loadgen/lab-ladder test -Dladder")
 class LadderTest {
 
     @Test
-    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request")
+    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's")
     void ladder() throws Exception {
         LadderSettings settings = LadderSettings.from(System.getProperties());
         LabStore chosen = LabStore.fromSystem();
@@ -83,10 +84,42 @@ class LadderTest {
             first(results, "keep-alive").server().kernel().ifPresent(k -> assertThat(k.delayedAcks())
                     .as("with Nagle on over kept connections, the kernel's delayed-ACK timer fired for about every request")
                     .isGreaterThanOrEqualTo(first(results, "keep-alive").server().answered() / 2));
+            // the business code's rungs, each held to the bytes its request's thread allocated in the stage it changed:
+            // exact counts, unmoved by the machine's noise (times are reported, not judged)
+            assertThat(stageBytes(results, "string-builder", Stage.TAG) * 2).as("the tag's bytes: a builder against +=")
+                    .isLessThan(stageBytes(results, "tcp-nodelay", Stage.TAG));
+            assertThat(stageBytes(results, "mapstruct", Stage.MAP) * 2).as("the mapping's bytes: MapStruct against Dozer")
+                    .isLessThan(stageBytes(results, "string-builder", Stage.MAP));
+            assertThat(first(results, "protobuf").business().split().bodyBytes()).as("the body on the wire")
+                    .isLessThan(first(results, "mapstruct").business().split().bodyBytes());
+            assertThat(stageBytes(results, "sampled-log", Stage.LOG) * 10).as("the log's bytes: 1 in 100, queued, against every answer")
+                    .isLessThan(stageBytes(results, "protobuf", Stage.LOG));
+            assertThat(first(results, "sampled-log").business().logBytesPerRequest() * 10).as("the log file's bytes per request")
+                    .isLessThan(first(results, "protobuf").business().logBytesPerRequest());
+            // protobuf's builders allocate about what Jackson's recycled buffers do: its gain is the body on the wire
+            for (String rung : List.of("string-builder", "mapstruct", "sampled-log")) {
+                int i = results.indexOf(first(results, rung));
+                assertThat(results.get(i).business().split().businessBytes()).as("the allocation per request shrinks at %s", rung)
+                        .isLessThan(results.get(i - 1).business().split().businessBytes());
+            }
+            // the flame graph's reading: the slow business code's libraries on the CPU, the fast one's without them
+            BusinessProfile.Tally slow = first(results, "tcp-nodelay").business().profile().allocation();
+            for (String library : List.of("Dozer", "Jackson", "Log4j")) {
+                assertThat(slow.in(library)).as("bytes allocated in %s on the slow business code: %s", library, slow).isPositive();
+            }
+            BusinessProfile.Tally fast = first(results, "sampled-log").business().profile().allocation();
+            assertThat(fast.in("Dozer")).as("Dozer after MapStruct: %s", fast).isZero();
+            assertThat(fast.in("protobuf")).as("protobuf's allocation on the fast business code: %s", fast).isPositive();
+            assertThat(first(results, "tcp-nodelay").business().flameGraphs()).as("the slow rung's flame graphs")
+                    .allSatisfy(f -> assertThat(f).exists()).isNotEmpty();
             LadderRun.RungResult off = aside.orElseThrow();
             assertThat(off.load().connections().opened()).as("the aside: a connection per request")
                     .isGreaterThanOrEqualTo(off.load().requests().completed() * 9 / 10);
         }
+    }
+
+    private static double stageBytes(List<LadderRun.RungResult> results, String rung, Stage stage) {
+        return first(results, rung).business().split().stage(stage).bytes();
     }
 
     private static LadderRun.RungResult first(List<LadderRun.RungResult> results, String name) {

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import archlab.db.ladder.OrdersSource;
 import archlab.db.ladder.RecentOrdersQuery;
 import archlab.http.HttpErrors;
+import archlab.ladder.compute.Compute;
+import archlab.ladder.compute.OrdersPage;
 import archlab.loopback.LoopbackTomcat;
 import java.lang.reflect.Proxy;
 import java.net.URI;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,11 +20,58 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class RecentOrdersServletTest {
+
+    @TempDir
+    Path logs;
+    private OrdersPage page;
+
+    @BeforeEach
+    void page() {
+        page = new OrdersPage(Compute.SLOW, "servlet-test", logs);
+    }
+
+    @AfterEach
+    void closePage() {
+        page.close();
+    }
+
+    @org.junit.jupiter.api.Test
+    @DisplayName("the fast business code answers the same page as protobuf, smaller, under the same ETag as the JSON's")
+    void protobufAnswer() throws Exception {
+        OrdersSource source = (c, m) -> new OrdersSource.Read(List.of(
+                Map.of("order_id", 7L, "status", "PAID", "total_cents", 1999L, "create_time", "2026-06-01T10:00:00Z"),
+                Map.of("order_id", 8L, "status", "CREATED", "total_cents", 5L, "create_time", "2026-06-02T10:00:00Z")), 0, 0);
+        String path = "/users/3/orders?month=2026-06";
+        HttpResponse<String> json;
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, new ServerSegments(), page),
+                HttpErrors::body).start()) {
+            json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+        try (OrdersPage fast = new OrdersPage(Compute.FAST, "servlet-test-fast", logs);
+             LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, new ServerSegments(), fast),
+                     HttpErrors::body).start()) {
+            HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("application/x-protobuf"));
+            archlab.ladder.compute.proto.OrdersPage parsed = archlab.ladder.compute.proto.OrdersPage.parseFrom(r.body());
+            assertThat(parsed.getUserId()).isEqualTo(3);
+            assertThat(parsed.getMonth()).isEqualTo("2026-06");
+            assertThat(parsed.getOrdersList()).extracting(o -> o.getOrderId() + " " + o.getStatus() + " " + o.getTotalCents()
+                    + " " + o.getCreateTime()).containsExactly("7 PAID 1999 2026-06-01T10:00:00Z", "8 CREATED 5 2026-06-02T10:00:00Z");
+            assertThat(r.body().length).isLessThan(json.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+            assertThat(r.headers().firstValue("ETag")).isEqualTo(json.headers().firstValue("ETag")).isPresent();
+        }
+    }
 
     @ParameterizedTest(name = "{0} {1} → {2}")
     @CsvSource({
@@ -44,7 +94,7 @@ class RecentOrdersServletTest {
             asked.incrementAndGet();
             throw new AssertionError("the database is not to be asked");
         };
-        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(refusing, new ServerSegments()),
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(refusing, new ServerSegments(), page),
                 HttpErrors::body).start()) {
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
@@ -68,7 +118,7 @@ class RecentOrdersServletTest {
         ServerSegments segments = new ServerSegments();
         OrdersSource source = (c, m) -> new OrdersSource.Read(List.of(Map.of("order_id", 7L, "status", "PAID")),
                 2_000, 30_000);
-        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, segments), HttpErrors::body).start()) {
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, segments, page), HttpErrors::body).start()) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(200);
@@ -91,7 +141,7 @@ class RecentOrdersServletTest {
                     throw new SQLException("connection refused\nsecond line");
                 });
         OrdersSource orders = new RecentOrdersQuery(refusing, Rung.START.query());
-        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(orders, new ServerSegments()),
+        try (LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(orders, new ServerSegments(), page),
                 HttpErrors::body).start()) {
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.db.ladder.LadderQuery;
+import archlab.ladder.compute.Compute;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ class RungTest {
                 r.query().lockOrder()));
         c.add(r.network().keepAlive());
         c.add(r.network().tcpNoDelay());
+        c.addAll(List.of(r.compute().text(), r.compute().mapping(), r.compute().encoding(), r.compute().logging()));
         return c;
     }
 
@@ -41,7 +43,10 @@ class RungTest {
         }
         Rung last = Rung.LADDER.get(Rung.LADDER.size() - 1);
         assertThat(choices(last)).containsExactly(LadderQuery.TimeFilter.RANGE, LadderQuery.Columns.NEEDED,
-                LadderQuery.OrdersIndex.COVERING, LadderQuery.LockOrder.QUERY_THEN_UPDATE, true, true);
+                LadderQuery.OrdersIndex.COVERING, LadderQuery.LockOrder.QUERY_THEN_UPDATE, true, true,
+                Compute.Text.BUILDER, Compute.Mapping.GENERATED, Compute.Encoding.PROTOBUF, Compute.Logging.SAMPLED_KEYS_ASYNC);
+        assertThat(Rung.START.compute()).isEqualTo(Compute.SLOW);
+        assertThat(last.compute()).isEqualTo(Compute.FAST);
         assertThat(Rung.LADDER.stream().map(Rung::name).distinct()).hasSameSizeAs(Rung.LADDER);
     }
 

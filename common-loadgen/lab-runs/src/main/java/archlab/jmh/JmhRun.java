@@ -57,9 +57,17 @@ public final class JmhRun {
      * @return the JSON's path; null when {@code -Djmh.only} matched none of {@code benchmarks} (nothing ran)
      */
     public static Path run(Class<?>... benchmarks) throws RunnerException, IOException {
+        return runAs("jmh", benchmarks);
+    }
+
+    /**
+     * As {@link #run}, writing {@code <name>.json} and {@code <name>.txt}: for a module whose reports share a results
+     * folder with another module's {@code jmh.json} (the harness's modules all save into {@code book/results/common-loadgen}).
+     */
+    public static Path runAs(String name, Class<?>... benchmarks) throws RunnerException, IOException {
         Path dir = ReportWriter.reportsDir();
         Files.createDirectories(dir);
-        Path json = dir.resolve("jmh.json");
+        Path json = dir.resolve(name + ".json");
         Files.deleteIfExists(json);
         boolean smoke = smoke();
         ChainedOptionsBuilder options = new OptionsBuilder()
@@ -87,7 +95,7 @@ public final class JmhRun {
             return null; // JMH without an include would run every benchmark on the class path
         }
         new Runner(options.build()).run();
-        Files.writeString(dir.resolve("jmh.txt"), summary(json, smoke));
+        Files.writeString(dir.resolve(name + ".txt"), summary(json, smoke));
         return json;
     }
 
