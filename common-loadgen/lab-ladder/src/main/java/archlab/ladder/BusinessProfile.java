@@ -17,8 +17,15 @@ import jdk.jfr.consumer.RecordingFile;
  * request log (the methods {@code archlab.ladder.compute.OrdersPage} calls) — or the database's read, the rest of the
  * servlet, or outside the servlet (Tomcat, the load generator, the JVM's own threads). Beside it, what had a frame of
  * each library the slow choices use: the article's flame-graph reading (string building, reflection mapping, JSON,
- * logging), as figures a test can hold. The allocation's are the steadier: hundreds of samples a second, where the
- * business code's share of the CPU samples is a few dozen.
+ * logging), as figures a test can hold. The allocation's are the steadier: hundreds of samples a second against the
+ * CPU's one per running thread per millisecond.
+ *
+ * <p>Each thread's first allocation sample in the recording is left out: JFR weighs it by everything the thread
+ * allocated since its previous sample, which for a thread older than the recording (Tomcat's, made in the rung's
+ * warm-up) is the warm-up's allocation. A stack JFR cut short (it keeps the innermost 64 frames) that names no stage is
+ * counted under {@value #TRUNCATED}, not outside the servlet.
+ *
+ * <p>Immutable once read; thread-safe.
  *
  * @param cpu        execution samples
  * @param allocation allocation samples' weights, bytes
@@ -58,9 +65,10 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
             LIBRARIES.keySet().forEach(l -> inLibrary.put(l, 0L));
         }
 
-        void add(List<String> frames, long weight) {
+        void add(List<String> frames, boolean truncated, long weight) {
             total += weight;
-            byPlace.merge(place(frames), weight, Long::sum);
+            String place = place(frames);
+            byPlace.merge(truncated && place.equals("outside the servlet") ? TRUNCATED : place, weight, Long::sum);
             for (Map.Entry<String, String> l : LIBRARIES.entrySet()) {
                 if (frames.stream().anyMatch(f -> f.startsWith(l.getValue()))) {
                     inLibrary.merge(l.getKey(), weight, Long::sum);
@@ -84,12 +92,15 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
             new Marker("log", "archlab.ladder.compute.RequestLog.answered"),
             new Marker("database", "archlab.db.ladder.RecentOrdersQuery.read"));
 
+    /** Where a stack JFR cut short that names no stage is counted. */
+    public static final String TRUNCATED = "stack cut short";
+
     /** The places a sample is counted under, in the report's order. */
     public static final List<String> PLACES = List.of("map", "tag", "encode", "log", "database", "servlet, other",
-            "outside the servlet");
+            TRUNCATED, "outside the servlet");
 
-    /** The places inside the servlet (every place but "outside the servlet"). */
-    public static final List<String> SERVLET_PLACES = PLACES.subList(0, PLACES.size() - 1);
+    /** The places inside the servlet (the stages, the database, the rest of the servlet). */
+    public static final List<String> SERVLET_PLACES = PLACES.subList(0, PLACES.size() - 2);
 
     /** The libraries counted, by the frame prefix that marks each, in the report's order. */
     public static final Map<String, String> LIBRARIES = libraryPrefixes();
@@ -108,6 +119,7 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
     public static BusinessProfile read(Path jfr) {
         Counter cpu = new Counter();
         Counter allocation = new Counter();
+        java.util.Set<Long> sampledThreads = new java.util.HashSet<>();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
@@ -115,10 +127,13 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
                 if (e.getStackTrace() == null) {
                     continue;
                 }
+                boolean truncated = e.getStackTrace().isTruncated();
                 if (type.equals("jdk.ExecutionSample")) {
-                    cpu.add(frames(e), 1);
-                } else if (type.equals("jdk.ObjectAllocationSample")) {
-                    allocation.add(frames(e), e.getLong("weight"));
+                    cpu.add(frames(e), truncated, 1);
+                } else if (type.equals("jdk.ObjectAllocationSample")
+                        && (e.getThread() == null || !sampledThreads.add(e.getThread().getJavaThreadId()))) {
+                    // a thread's first sample carries what it allocated before the recording: left out
+                    allocation.add(frames(e), truncated, e.getLong("weight"));
                 }
             }
         } catch (IOException e) {

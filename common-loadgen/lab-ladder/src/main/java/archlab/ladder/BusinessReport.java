@@ -44,19 +44,19 @@ final class BusinessReport {
                     kib(s, Stage.ENCODE), kib(s, Stage.LOG), s.bodyBytes(), r.business().logBytesPerRequest()));
         }
         md.append(profileTable(results, "CPU samples", BusinessProfile::cpu, 1, BusinessProfile.PLACES));
-        // the allocation's "outside the servlet" is left out: JFR weighs a thread's first sample in a recording by all it
-        // allocated since its sample before (for the threads that outlive a rung, the rungs before), so it is not the phase's
+        // the servlet's places only: where the load generator, the pool and the JVM allocated is not the business code's
         md.append(profileTable(results, "KiB allocated in the servlet, JFR's estimate", BusinessProfile::allocation, 1024,
                 BusinessProfile.SERVLET_PLACES));
         md.append("\nJDK Flight Recorder over the measured phase: CPU samples (`jdk.ExecutionSample`, a thread running Java"
                 + " code, every millisecond) and allocation samples (`jdk.ObjectAllocationSample`, each weighing the bytes"
-                + " its thread allocated since the one before; the servlet's threads), counted under the"
+                + " its thread allocated since the one before; each thread's first sample, which carries what it allocated before the"
+                + " recording, left out), counted under the"
                 + " business stage the stack is in; `in Dozer` and the others: what had a frame of that library anywhere in"
                 + " the stack. Flame graphs:");
         results.stream().flatMap(r -> r.business().flameGraphs().stream())
                 .forEach(f -> md.append(" `").append(f.getFileName()).append('`'));
         md.append(" (beside this report).\n");
-        md.append("\nBytes are the JVM's count of what the request's thread allocated (exact, not sampled): they do not"
+        md.append("\nBytes are the JVM's per-thread count of what the request's thread allocated (not sampled): they do not"
                 + " move with the machine's noise as times do, so they are what the ladder's test holds each compute rung"
                 + " to.\n");
         return md.toString();

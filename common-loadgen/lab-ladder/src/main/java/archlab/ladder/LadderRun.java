@@ -75,6 +75,8 @@ public final class LadderRun {
      * @param logFile      the request log's file (deleted after the rung unless its flame graphs are drawn)
      * @param profile      where the measured phase's CPU samples fell (its JFR recording)
      * @param flameGraphs  the recording's flame graphs, drawn for the rungs {@link #drawsFlameGraphs} names; else empty
+     *
+     * <p>Immutable.
      */
     public record Business(ComputeSegments.Split split, long logBytes, Path logFile, BusinessProfile profile,
                            List<Path> flameGraphs) {
@@ -91,7 +93,8 @@ public final class LadderRun {
     /**
      * What each rung's measured phase records: CPU samples every millisecond (the business code is a few percent of a
      * rung's CPU: at JFR's usual 10 ms its stages got a handful of samples), allocation samples, lock waits over 10 ms.
-     * Every rung records the same, so what recording costs is in every rung's figures alike.
+     * Every rung records with the same settings; what a sample costs grows with the threads running and their stacks'
+     * depth, so the recording weighs a little more on the slow rungs.
      */
     static final ProfileSettings PROFILE = new ProfileSettings(Duration.ofMillis(1),
             ProfileSettings.DEFAULT_ALLOCATION_SAMPLES_PER_SECOND, Duration.ofMillis(10));
@@ -101,8 +104,9 @@ public final class LadderRun {
      *         (every other layer fast, so the business code stands out), and the rung whose business code is all fast
      */
     public static boolean drawsFlameGraphs(Rung rung) {
-        return rung.compute().equals(archlab.ladder.compute.Compute.SLOW) && rung.network().tcpNoDelay()
-                && rung.network().keepAlive() || rung.compute().equals(archlab.ladder.compute.Compute.FAST);
+        boolean allSlow = rung.compute().equals(archlab.ladder.compute.Compute.SLOW) && rung.network().tcpNoDelay()
+                && rung.network().keepAlive();
+        return Rung.LADDER.contains(rung) && (allSlow || rung.compute().equals(archlab.ladder.compute.Compute.FAST));
     }
 
     /** Where each rung's request log is written: {@code target/ladder-logs/<rung>.log}, beside the reports. */
@@ -232,11 +236,15 @@ public final class LadderRun {
             }
             Optional<Long> logMark = log.map(AutoExplainLog::mark);
             Optional<KernelTcpCounters> kernelBefore = KernelTcpCounters.read();
-            JfrRecorder recorder = JfrRecorder.start(PROFILE);
-            WireRun load = generator.run(spec, workload);
-            Optional<KernelTcpCounters> kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
-            drain(segments, rung, "measured phase");
-            Path jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
+            WireRun load;
+            Optional<KernelTcpCounters> kernel;
+            Path jfr;
+            try (JfrRecorder recorder = JfrRecorder.start(PROFILE)) { // closed (discarded) when the phase fails
+                load = generator.run(spec, workload);
+                kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
+                drain(segments, rung, "measured phase");
+                jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
+            }
             ComputeSegments.Split perStage = page.segments().split();
             page.close(); // what the asynchronous appender still holds is written before the file is measured
             Business business = new Business(perStage, page.log().fileBytes() - logBefore, page.log().file(),

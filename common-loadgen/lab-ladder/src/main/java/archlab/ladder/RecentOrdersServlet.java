@@ -30,7 +30,11 @@ import java.util.regex.Pattern;
  * another method — is answered 400 (405 for the method) with a one-line JSON error and touches nothing. A database
  * that refuses is a 503 with its one-line message, never a stack trace.
  *
- * <p>Thread-safety: called from Tomcat's threads at once; holds no state of its own but the segments' counters.
+ * <p>The {@code ETag} it sends is computed (the page's business code builds it) but conditional requests are not
+ * served: {@code If-None-Match} is ignored, every request is answered whole.
+ *
+ * <p>Thread-safety: called from Tomcat's threads at once; holds no state of its own but the segments' counters and the
+ * business code's (its stages' sums and its request log, both thread-safe).
  */
 public final class RecentOrdersServlet extends HttpServlet {
 

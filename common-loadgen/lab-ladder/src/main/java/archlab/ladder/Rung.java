@@ -67,7 +67,7 @@ public record Rung(String name, String change, LadderQuery query, Network networ
     public static final Rung START = new Rung("start", "the slow start", new LadderQuery(TimeFilter.FUNCTION_OF_COLUMN,
             Columns.ALL, OrdersIndex.COMPOSITE, LockOrder.UPDATE_THEN_QUERY), new Network(false, false), Compute.SLOW);
 
-    /** The start, then one change per rung: the storage layer's, then the network's. */
+    /** The start, then one change per rung: the storage layer's, then the network's, then the business code's. */
     public static final List<Rung> LADDER = ladder();
 
     public Rung {

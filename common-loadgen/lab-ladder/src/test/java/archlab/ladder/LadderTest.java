@@ -94,7 +94,7 @@ class LadderTest {
                     .isLessThan(first(results, "mapstruct").business().split().bodyBytes());
             assertThat(stageBytes(results, "sampled-log", Stage.LOG) * 10).as("the log's bytes: 1 in 100, queued, against every answer")
                     .isLessThan(stageBytes(results, "protobuf", Stage.LOG));
-            assertThat(first(results, "sampled-log").business().logBytesPerRequest() * 10).as("the log file's bytes per request")
+            assertThat(first(results, "sampled-log").business().logBytesPerRequest() * 33).as("the log file's bytes per request: at most 3 %")
                     .isLessThan(first(results, "protobuf").business().logBytesPerRequest());
             // protobuf's builders allocate about what Jackson's recycled buffers do: its gain is the body on the wire
             for (String rung : List.of("string-builder", "mapstruct", "sampled-log")) {
@@ -102,14 +102,15 @@ class LadderTest {
                 assertThat(results.get(i).business().split().businessBytes()).as("the allocation per request shrinks at %s", rung)
                         .isLessThan(results.get(i - 1).business().split().businessBytes());
             }
-            // the flame graph's reading: the slow business code's libraries on the CPU, the fast one's without them
+            // the flame graph's reading (its allocation samples, hundreds a second): the slow business code's libraries in it,
+            // the fast one's without Dozer, Jackson and string concatenation
             BusinessProfile.Tally slow = first(results, "tcp-nodelay").business().profile().allocation();
             for (String library : List.of("Dozer", "Jackson", "Log4j")) {
                 assertThat(slow.in(library)).as("bytes allocated in %s on the slow business code: %s", library, slow).isPositive();
             }
             BusinessProfile.Tally fast = first(results, "sampled-log").business().profile().allocation();
             assertThat(fast.in("Dozer")).as("Dozer after MapStruct: %s", fast).isZero();
-            assertThat(fast.in("protobuf")).as("protobuf's allocation on the fast business code: %s", fast).isPositive();
+            assertThat(fast.in("Jackson")).as("Jackson after protobuf and the sampled log: %s", fast).isZero();
             assertThat(first(results, "tcp-nodelay").business().flameGraphs()).as("the slow rung's flame graphs")
                     .allSatisfy(f -> assertThat(f).exists()).isNotEmpty();
             LadderRun.RungResult off = aside.orElseThrow();

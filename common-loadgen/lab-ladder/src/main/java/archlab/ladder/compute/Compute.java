@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param mapping  how an order's row becomes its view
  * @param encoding the body's format
  * @param logging  what each request logs, and how
+ *
+ * <p>Immutable.
  */
 public record Compute(Text text, Mapping mapping, Encoding encoding, Logging logging) {
 

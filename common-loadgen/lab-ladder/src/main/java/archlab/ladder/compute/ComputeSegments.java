@@ -7,9 +7,10 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the business code of each answered request cost, per {@link Stage}: its time (ns, {@link System#nanoTime}) and
- * the bytes its thread allocated (the JVM's per-thread count, {@code com.sun.management.ThreadMXBean}), summed, so a
- * rung's mean per request per stage can be read beside the others ({@link #split}). The bytes are exact for the
- * request's own thread; what another thread allocates for it (an asynchronous appender's writer) is not counted.
+ * the bytes its thread allocated (the JVM's per-thread count, {@code com.sun.management.ThreadMXBean}; HotSpot keeps it
+ * per thread as it allocates, not by sampling), summed, so a rung's mean per request per stage can be read beside the
+ * others ({@link #split}). Only the request's own thread is counted: what another thread allocates for it (an
+ * asynchronous appender's writer) is not.
  *
  * <p>Thread-safety: {@link #add} and {@link #request} from any thread; {@link #reset} while no request is in the
  * business code; {@link #split} after the run.
@@ -38,7 +39,12 @@ public final class ComputeSegments {
     private final LongAdder requests = new LongAdder();
     private final LongAdder bodyBytes = new LongAdder();
 
+    /** @throws IllegalStateException when this JVM does not count each thread's allocation (the tables would read 0) */
     public ComputeSegments() {
+        if (!THREADS.isThreadAllocatedMemorySupported() || !THREADS.isThreadAllocatedMemoryEnabled()) {
+            throw new IllegalStateException("this JVM does not count the bytes each thread allocates"
+                    + " (ThreadMXBean.isThreadAllocatedMemorySupported/Enabled): the ladder's business tables need it");
+        }
         for (Stage s : Stage.values()) {
             nanos.put(s, new LongAdder());
             bytes.put(s, new LongAdder());

@@ -24,6 +24,8 @@ public final class OrdersBody {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
+     * The page as JSON sees it (immutable; its views are the request's own).
+     *
      * @param customer the customer whose page it is
      * @param month    the month, YYYY-MM
      * @param orders   the orders, newest first

@@ -22,7 +22,8 @@ public final class OrdersPage implements AutoCloseable {
      *
      * @param body      the body's bytes
      * @param mediaType its media type
-     * @param tag       the page's tag, for the {@code ETag} header
+     * @param tag       the {@code ETag}: the page's tag for this representation (the JSON and the protobuf of one page
+     *                  are two representations, so two tags: {@code "<hash>-json"}, {@code "<hash>-protobuf"})
      */
     public record Answer(byte[] body, String mediaType, String tag) {
     }
@@ -69,7 +70,8 @@ public final class OrdersPage implements AutoCloseable {
         segments.add(Stage.ENCODE, t4 - t3, a4 - a3);
         segments.add(Stage.LOG, t5 - t4, a5 - a4);
         segments.request(body.length);
-        return new Answer(body, OrdersBody.mediaType(compute.encoding()), tag);
+        String representation = compute.encoding() == Compute.Encoding.JSON ? "-json\"" : "-protobuf\"";
+        return new Answer(body, OrdersBody.mediaType(compute.encoding()), tag.substring(0, tag.length() - 1) + representation);
     }
 
     /** @return the choices */

@@ -66,6 +66,13 @@ public final class RequestLog implements AutoCloseable {
         this.file = file;
         this.context = new LoggerContext("archlab-ladder-" + name);
         context.start(configuration(name, file, logging));
+        // Log4j reports an appender it could not build (a folder it may not write) on its status logger and drops
+        // every event: a log that writes nothing would read as the cheapest log of all
+        if (context.getConfiguration().getAppender("file") == null
+                || logging == Compute.Logging.SAMPLED_KEYS_ASYNC && !asynchronous()) {
+            context.stop();
+            throw new IllegalStateException("the request log could not open " + file + " for writing");
+        }
         this.logger = context.getLogger("archlab.ladder.requests");
     }
 
@@ -82,6 +89,12 @@ public final class RequestLog implements AutoCloseable {
         }
     }
     // end::request-log[]
+
+    /** @return whether the logger writes through an asynchronous appender (a queue and a thread of its own) */
+    public boolean asynchronous() {
+        return context.getConfiguration().getAppender("async") instanceof org.apache.logging.log4j.core.appender.AsyncAppender a
+                && a.isStarted();
+    }
 
     /** @return the log's file */
     public Path file() {

@@ -84,6 +84,7 @@ class ComputeChoicesTest {
         List<OrderView> views = OrderMapping.views(entities(3), Compute.Mapping.GENERATED);
         OrdersBody.Page page = new OrdersBody.Page(9, "2026-05", views);
         RequestLog whole = RequestLog.in(dir, "whole", Compute.Logging.WHOLE_ANSWER_SYNC);
+        assertThat(whole.asynchronous()).as("the whole answer: written by the caller").isFalse();
         for (int i = 0; i < 20; i++) {
             whole.answered(9, YearMonth.of(2026, 5), page, 123);
         }
@@ -92,6 +93,7 @@ class ComputeChoicesTest {
         whole.close();
         int calls = 20_000;
         RequestLog sampled = RequestLog.in(dir, "sampled", Compute.Logging.SAMPLED_KEYS_ASYNC);
+        assertThat(sampled.asynchronous()).as("the sample: through an asynchronous appender").isTrue();
         for (int i = 0; i < calls; i++) {
             sampled.answered(9, YearMonth.of(2026, 5), page, 123);
         }
@@ -100,6 +102,14 @@ class ComputeChoicesTest {
         // one in 100 drawn at random: 200 expected; 120..300 holds but for a 1-in-10^9 draw
         assertThat(lines).hasSizeBetween(120, 300)
                 .allSatisfy(l -> assertThat(l).contains("user=9 month=2026-05 orders=3 bytes=123").doesNotContain("create_time"));
+    }
+
+    @Test
+    @DisplayName("a request log that cannot open its file says so when it is made, instead of dropping every line")
+    void unwritableLog(@TempDir Path dir) throws Exception {
+        Path blocker = Files.writeString(dir.resolve("a-file"), "not a folder");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RequestLog("bad", blocker.resolve("x.log"),
+                Compute.Logging.WHOLE_ANSWER_SYNC)).isInstanceOf(IllegalStateException.class).hasMessageContaining("x.log");
     }
 
     private static long allocated(Runnable r) {
