@@ -7,7 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
+import archlab.profile.AllocationSamples;
+import archlab.profile.WeightedStack;
 import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -20,10 +23,10 @@ import jdk.jfr.consumer.RecordingFile;
  * logging), as figures a test can hold. The allocation's are the steadier: hundreds of samples a second against the
  * CPU's one per running thread per millisecond.
  *
- * <p>Each thread's first allocation sample in the recording is left out: JFR weighs it by everything the thread
- * allocated since its previous sample, which for a thread older than the recording (Tomcat's, made in the rung's
- * warm-up) is the warm-up's allocation. A stack JFR cut short (it keeps the innermost 64 frames) that names no stage is
- * counted under {@value #TRUNCATED}, not outside the servlet.
+ * <p>The allocation samples are settled as the lab's profiles settle them ({@link AllocationSamples}): the first
+ * sample of each thread older than the recording (Tomcat's, made in the rung's warm-up) is left out, since JFR weighs it
+ * by everything the thread allocated since its previous sample. A stack JFR cut short (it keeps the innermost 64
+ * frames) that names no stage is counted under {@value #TRUNCATED}, not outside the servlet.
  *
  * <p>Immutable once read; thread-safe.
  *
@@ -65,10 +68,9 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
             LIBRARIES.keySet().forEach(l -> inLibrary.put(l, 0L));
         }
 
-        void add(List<String> frames, boolean truncated, long weight) {
+        void add(List<String> frames, long weight) {
             total += weight;
-            String place = place(frames);
-            byPlace.merge(truncated && place.equals("outside the servlet") ? TRUNCATED : place, weight, Long::sum);
+            byPlace.merge(place(frames), weight, Long::sum);
             for (Map.Entry<String, String> l : LIBRARIES.entrySet()) {
                 if (frames.stream().anyMatch(f -> f.startsWith(l.getValue()))) {
                     inLibrary.merge(l.getKey(), weight, Long::sum);
@@ -94,6 +96,8 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
 
     /** Where a stack JFR cut short that names no stage is counted. */
     public static final String TRUNCATED = "stack cut short";
+    /** The frame {@link #read} adds at the root end of a stack JFR cut short. */
+    static final String TRUNCATED_FRAME = "(stack cut short)";
 
     /** The places a sample is counted under, in the report's order. */
     public static final List<String> PLACES = List.of("map", "tag", "encode", "log", "database", "servlet, other",
@@ -118,32 +122,42 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
     /** @return the recording's samples, placed */
     public static BusinessProfile read(Path jfr) {
         Counter cpu = new Counter();
-        Counter allocation = new Counter();
-        java.util.Set<Long> sampledThreads = new java.util.HashSet<>();
+        AllocationSamples allocations = new AllocationSamples();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 String type = e.getEventType().getName();
+                if (type.equals("jdk.ThreadAllocationStatistics")) {
+                    allocations.threadStatistics(e.getStartTime(), e.getThread() == null ? null : e.getThread().getJavaThreadId());
+                }
                 if (e.getStackTrace() == null) {
                     continue;
                 }
-                boolean truncated = e.getStackTrace().isTruncated();
                 if (type.equals("jdk.ExecutionSample")) {
-                    cpu.add(frames(e), truncated, 1);
-                } else if (type.equals("jdk.ObjectAllocationSample")
-                        && (e.getThread() == null || !sampledThreads.add(e.getThread().getJavaThreadId()))) {
-                    // a thread's first sample carries what it allocated before the recording: left out
-                    allocation.add(frames(e), truncated, e.getLong("weight"));
+                    cpu.add(frames(e), 1);
+                } else if (type.equals("jdk.ObjectAllocationSample")) {
+                    RecordedThread t = e.getThread();
+                    allocations.sample(t == null ? -1 : t.getJavaThreadId(), t != null && t.isVirtual(), e.getStartTime(),
+                            frames(e), e.getLong("weight"));
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not read the rung's recording " + jfr, e);
         }
+        Counter allocation = new Counter();
+        for (WeightedStack s : allocations.settle().weightedStacks()) {
+            allocation.add(s.frames(), (long) s.weight());
+        }
         return new BusinessProfile(cpu.tally(), allocation.tally(), jfr);
     }
 
+    /** @return the event's frames, leaf first; a stack JFR cut short ends in {@link #TRUNCATED_FRAME} */
     private static List<String> frames(RecordedEvent e) {
-        return e.getStackTrace().getFrames().stream().map(BusinessProfile::name).toList();
+        List<String> frames = new java.util.ArrayList<>(e.getStackTrace().getFrames().stream().map(BusinessProfile::name).toList());
+        if (e.getStackTrace().isTruncated()) {
+            frames.add(TRUNCATED_FRAME);
+        }
+        return frames;
     }
 
     /** @return where a stack (leaf first, "class.method") is counted */
@@ -153,8 +167,8 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
                 return m.place();
             }
         }
-        return frames.stream().anyMatch(f -> f.startsWith(RecentOrdersServlet.class.getName() + "."))
-                ? "servlet, other" : "outside the servlet";
+        return frames.stream().anyMatch(f -> f.startsWith(RecentOrdersServlet.class.getName() + ".")) ? "servlet, other"
+                : frames.contains(TRUNCATED_FRAME) ? TRUNCATED : "outside the servlet";
     }
 
     private static String name(RecordedFrame f) {

@@ -33,11 +33,11 @@ public class TagTextBenchmark {
 
     @Benchmark
     public String concatInLoop() {
-        return PageTag.of(views, Compute.Text.CONCAT_IN_LOOP);
+        return PageTag.of(views, Compute.Text.CONCAT_IN_LOOP, Compute.Encoding.JSON);
     }
 
     @Benchmark
     public String builder() {
-        return PageTag.of(views, Compute.Text.BUILDER);
+        return PageTag.of(views, Compute.Text.BUILDER, Compute.Encoding.JSON);
     }
 }

@@ -20,9 +20,10 @@ import java.util.Set;
  * {@link Settled#virtual()} lets the report say so.
  *
  * <p>Samples are kept until {@link #settle()} because the file is not in time order: which sample is a thread's
- * first is only known at the end. Not thread-safe: one per read.
+ * first is only known at the end. Not thread-safe: one per read. Public for readers of their own
+ * ({@code archlab.ladder.BusinessProfile} places the settled stacks by the ladder's stages).
  */
-final class AllocationSamples {
+public final class AllocationSamples {
 
     private final List<Sample> samples = new ArrayList<>();
     private final Set<Long> threadsAtStart = new HashSet<>();
@@ -37,7 +38,7 @@ final class AllocationSamples {
      * @param frames   the allocating stack, leaf first
      * @param weight   the event's {@code weight}: bytes
      */
-    void sample(long threadId, boolean virtual, Instant start, List<String> frames, long weight) {
+    public void sample(long threadId, boolean virtual, Instant start, List<String> frames, long weight) {
         samples.add(new Sample(threadId, virtual, start, frames, weight));
     }
 
@@ -48,7 +49,7 @@ final class AllocationSamples {
      * @param start    the event's start time
      * @param threadId the event's thread id, or {@code null} if it has none
      */
-    void threadStatistics(Instant start, Long threadId) {
+    public void threadStatistics(Instant start, Long threadId) {
         if (statisticsFirst == null || start.isBefore(statisticsFirst)) {
             statisticsFirst = start;
             threadsAtStart.clear();
@@ -74,7 +75,7 @@ final class AllocationSamples {
      *
      * @return what is left, and what was dropped
      */
-    Settled settle() {
+    public Settled settle() {
         long dropped = 0;
         long droppedBytes = 0;
         long bytes = 0;
@@ -103,7 +104,12 @@ final class AllocationSamples {
      * @param droppedBytes their bytes
      * @param virtual      whether any sample (kept or dropped) was of a virtual thread
      */
-    record Settled(StackTally stacks, long bytes, long dropped, long droppedBytes, boolean virtual) {
+    public record Settled(StackTally stacks, long bytes, long dropped, long droppedBytes, boolean virtual) {
+
+        /** @return the kept samples' stacks (leaf first) with their bytes, largest first */
+        public List<WeightedStack> weightedStacks() {
+            return stacks.stacks(1);
+        }
     }
 
     private record Sample(long threadId, boolean virtual, Instant start, List<String> frames, long weight) {

@@ -22,8 +22,7 @@ public final class OrdersPage implements AutoCloseable {
      *
      * @param body      the body's bytes
      * @param mediaType its media type
-     * @param tag       the {@code ETag}: the page's tag for this representation (the JSON and the protobuf of one page
-     *                  are two representations, so two tags: {@code "<hash>-json"}, {@code "<hash>-protobuf"})
+     * @param tag       the {@code ETag}: the page's tag for this representation ({@link PageTag#of})
      */
     public record Answer(byte[] body, String mediaType, String tag) {
     }
@@ -55,7 +54,7 @@ public final class OrdersPage implements AutoCloseable {
         List<OrderView> views = OrderMapping.views(entities, compute.mapping());
         long t2 = System.nanoTime();
         long a2 = ComputeSegments.allocatedBytes();
-        String tag = PageTag.of(views, compute.text());
+        String tag = PageTag.of(views, compute.text(), compute.encoding());
         long t3 = System.nanoTime();
         long a3 = ComputeSegments.allocatedBytes();
         byte[] body = OrdersBody.encode(customer, month, views, compute.encoding());
@@ -70,8 +69,7 @@ public final class OrdersPage implements AutoCloseable {
         segments.add(Stage.ENCODE, t4 - t3, a4 - a3);
         segments.add(Stage.LOG, t5 - t4, a5 - a4);
         segments.request(body.length);
-        String representation = compute.encoding() == Compute.Encoding.JSON ? "-json\"" : "-protobuf\"";
-        return new Answer(body, OrdersBody.mediaType(compute.encoding()), tag.substring(0, tag.length() - 1) + representation);
+        return new Answer(body, OrdersBody.mediaType(compute.encoding()), tag);
     }
 
     /** @return the choices */

@@ -13,10 +13,15 @@ public final class PageTag {
     private PageTag() {
     }
 
-    /** @return the tag of {@code views}, built the way {@code text} says; both ways give the same tag */
-    public static String of(List<OrderView> views, Compute.Text text) {
+    /**
+     * @return the tag of {@code views} in {@code encoding}, built the way {@code text} says (both ways give the same tag):
+     *         {@code "<hash>-json"} or {@code "<hash>-protobuf"}, quoted — the JSON and the protobuf of one page are two
+     *         representations, so two tags
+     */
+    public static String of(List<OrderView> views, Compute.Text text, Compute.Encoding encoding) {
         String built = text == Compute.Text.CONCAT_IN_LOOP ? concatenated(views) : built(views);
-        return '"' + Integer.toHexString(built.hashCode()) + '"';
+        String representation = encoding == Compute.Encoding.JSON ? "json" : "protobuf";
+        return '"' + Integer.toHexString(built.hashCode()) + '-' + representation + '"';
     }
 
     // tag::concat-in-loop[]

@@ -58,7 +58,7 @@ class ComputeChoicesTest {
     void tagTexts() {
         List<OrderView> views = OrderMapping.views(entities(ORDERS), Compute.Mapping.GENERATED);
         assertThat(PageTag.concatenated(views)).isEqualTo(PageTag.built(views));
-        assertThat(PageTag.of(views, Compute.Text.CONCAT_IN_LOOP)).isEqualTo(PageTag.of(views, Compute.Text.BUILDER)).startsWith("\"");
+        assertThat(PageTag.of(views, Compute.Text.CONCAT_IN_LOOP, Compute.Encoding.JSON)).isEqualTo(PageTag.of(views, Compute.Text.BUILDER, Compute.Encoding.JSON)).startsWith("\"");
         long concat = allocated(() -> PageTag.concatenated(views));
         long builder = allocated(() -> PageTag.built(views));
         assertThat(concat).as("+= allocated %d bytes, the builder %d", concat, builder).isGreaterThanOrEqualTo(10 * builder);
