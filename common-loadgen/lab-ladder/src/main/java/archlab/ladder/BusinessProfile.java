@@ -17,11 +17,11 @@ import jdk.jfr.consumer.RecordingFile;
  * Where a rung's CPU and allocation fell, read from its JDK Flight Recorder file. Each {@code jdk.ExecutionSample} (a
  * thread running Java code) counts one, each {@code jdk.ObjectAllocationSample} its weight (the bytes its thread
  * allocated since its previous sample), under the business stage its stack is in — the mapping, the tag, the body, the
- * request log (the methods {@code archlab.ladder.compute.OrdersPage} calls) — or the database's read, the rest of the
- * servlet, or outside the servlet (Tomcat, the load generator, the JVM's own threads). Beside it, what had a frame of
- * each library the slow choices use: the article's flame-graph reading (string building, reflection mapping, JSON,
- * logging), as figures a test can hold. The allocation's are the steadier: hundreds of samples a second against the
- * CPU's one per running thread per millisecond.
+ * request log (the methods {@code archlab.ladder.compute.OrdersPage} calls), the request's trace — or the database's
+ * read, the rest of the servlet, or outside the servlet (Tomcat, the load generator, the JVM's own threads). Beside it,
+ * what had a frame of each library the slow choices use: the article's flame-graph reading (string building, reflection
+ * mapping, JSON, logging, tracing), as figures a test can hold. The allocation's are the steadier: hundreds of samples
+ * a second against the CPU's one per running thread per millisecond.
  *
  * <p>The allocation samples are settled as the lab's profiles settle them ({@link AllocationSamples}): the first
  * sample of each thread older than the recording (Tomcat's, made in the rung's warm-up) is left out, since JFR weighs it
@@ -92,6 +92,7 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
             new Marker("tag", "archlab.ladder.compute.PageTag.of"),
             new Marker("encode", "archlab.ladder.compute.OrdersBody.encode"),
             new Marker("log", "archlab.ladder.compute.RequestLog.answered"),
+            new Marker("trace", "archlab.ladder.monitor.RequestTracer.trace"),
             new Marker("database", "archlab.db.ladder.RecentOrdersQuery.read"));
 
     /** Where a stack JFR cut short that names no stage is counted. */
@@ -100,7 +101,7 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
     static final String TRUNCATED_FRAME = "(stack cut short)";
 
     /** The places a sample is counted under, in the report's order. */
-    public static final List<String> PLACES = List.of("map", "tag", "encode", "log", "database", "servlet, other",
+    public static final List<String> PLACES = List.of("map", "tag", "encode", "log", "trace", "database", "servlet, other",
             TRUNCATED, "outside the servlet");
 
     /** The places inside the servlet (the stages, the database, the rest of the servlet). */
@@ -116,6 +117,7 @@ public record BusinessProfile(Tally cpu, Tally allocation, Path jfr) {
         m.put("Jackson", "com.fasterxml.jackson.");
         m.put("Log4j", "org.apache.logging.log4j.");
         m.put("protobuf", "com.google.protobuf.");
+        m.put("OpenTelemetry", "io.opentelemetry.");
         return java.util.Collections.unmodifiableMap(m);
     }
 

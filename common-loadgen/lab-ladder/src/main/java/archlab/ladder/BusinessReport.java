@@ -23,25 +23,26 @@ final class BusinessReport {
     static String markdown(List<LadderRun.RungResult> results) {
         StringBuilder md = new StringBuilder("\n## The business code per request (the servlet's own measure)\n\n");
         md.append("Mean per answered request of the measured phase. `rows`: the rows into entities (the same code on every"
-                + " rung); `map`: entities to views; `tag`: the page's ETag text; `encode`: the body; `log`: the request log"
-                + " (the request's own thread only: an asynchronous appender's writing is not in it).\n\n");
-        md.append("| rung (µs) | business | rows | map | tag | encode | log | against the rung before |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
+                + " rung); `map`: entities to views; `tag`: the page's ETag text; `encode`: the body; `log`: the request log;"
+                + " `trace`: the request's trace (the request's own thread only: an asynchronous appender's or a batch"
+                + " processor's writing is not in it).\n\n");
+        md.append("| rung (µs) | business | rows | map | tag | encode | log | trace | against the rung before |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         LadderRun.RungResult previous = null;
         for (LadderRun.RungResult r : results) {
             ComputeSegments.Split s = r.business().split();
-            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", r.rung().name(),
+            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %s |%n", r.rung().name(),
                     s.businessMicros(), us(s, Stage.ROWS), us(s, Stage.MAP), us(s, Stage.TAG), us(s, Stage.ENCODE),
-                    us(s, Stage.LOG), previous == null ? "—" : ratio(previous.business().split().businessMicros(), s.businessMicros())));
+                    us(s, Stage.LOG), us(s, Stage.TRACE), previous == null ? "—" : ratio(previous.business().split().businessMicros(), s.businessMicros())));
             previous = r;
         }
-        md.append("\n| rung (KiB allocated) | business | rows | map | tag | encode | log | body bytes | log bytes |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append("\n| rung (KiB allocated) | business | rows | map | tag | encode | log | trace | body bytes | log bytes |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (LadderRun.RungResult r : results) {
             ComputeSegments.Split s = r.business().split();
-            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f |%n",
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.0f | %.0f |%n",
                     r.rung().name(), s.businessBytes() / 1024, kib(s, Stage.ROWS), kib(s, Stage.MAP), kib(s, Stage.TAG),
-                    kib(s, Stage.ENCODE), kib(s, Stage.LOG), s.bodyBytes(), r.business().logBytesPerRequest()));
+                    kib(s, Stage.ENCODE), kib(s, Stage.LOG), kib(s, Stage.TRACE), s.bodyBytes(), r.business().logBytesPerRequest()));
         }
         md.append(profileTable(results, "CPU samples", BusinessProfile::cpu, 1, BusinessProfile.PLACES));
         // the servlet's places only: where the load generator, the pool and the JVM allocated is not the business code's
@@ -85,6 +86,7 @@ final class BusinessReport {
         ComputeSegments.Split s = r.business().split();
         Map<String, Object> b = new LinkedHashMap<>();
         b.put("compute", r.rung().compute());
+        b.put("tracing", r.rung().tracing());
         b.put("requests", s.requests());
         b.put("business_us", s.businessMicros());
         b.put("business_bytes", s.businessBytes());

@@ -161,6 +161,7 @@ public final class LadderReport {
         }
         if (results.stream().anyMatch(r -> r.business().split().requests() > 0)) {
             md.append(BusinessReport.markdown(results));
+            md.append(MonitoringReport.markdown(results));
         }
         md.append("\n## Plans (EXPLAIN ANALYZE, BUFFERS of customer ").append(LadderRun.EXPLAINED_CUSTOMER)
                 .append("'s ").append(LadderRun.EXPLAINED_MONTH).append(", after the rung's run)\n\n");
@@ -292,6 +293,7 @@ public final class LadderReport {
         r.server().kernel().ifPresent(k -> row.put("kernel_tcp", k));
         r.database().statements().stamp().ifPresent(st -> row.put("stamp_mean_ms", st.meanMillis()));
         row.put("business", BusinessReport.json(r));
+        row.put("monitoring", MonitoringReport.json(r));
         return row;
     }
 

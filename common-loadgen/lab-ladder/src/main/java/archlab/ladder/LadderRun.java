@@ -14,6 +14,8 @@ import archlab.http.wire.WireRun;
 import archlab.http.wire.WireWorkload;
 import archlab.ladder.compute.ComputeSegments;
 import archlab.ladder.compute.OrdersPage;
+import archlab.ladder.monitor.TraceSegments;
+import archlab.ladder.monitor.Tracing;
 import archlab.loadgen.LoadSpec;
 import archlab.loopback.LoopbackTomcat;
 import archlab.profile.FlameGraphs;
@@ -25,6 +27,7 @@ import java.time.Duration;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
@@ -75,11 +78,12 @@ public final class LadderRun {
      * @param logFile      the request log's file (deleted after the rung unless its flame graphs are drawn)
      * @param profile      where the measured phase's CPU samples fell (its JFR recording)
      * @param flameGraphs  the recording's flame graphs, drawn for the rungs {@link #drawsFlameGraphs} names; else empty
+     * @param monitoring   what the rung's tracing wrote and what its traces say
      *
      * <p>Immutable.
      */
     public record Business(ComputeSegments.Split split, long logBytes, Path logFile, BusinessProfile profile,
-                           List<Path> flameGraphs) {
+                           List<Path> flameGraphs, Monitoring monitoring) {
         public Business {
             flameGraphs = List.copyOf(flameGraphs);
         }
@@ -88,7 +92,36 @@ public final class LadderRun {
         public double logBytesPerRequest() {
             return split.requests() == 0 ? 0 : logBytes / (double) split.requests();
         }
+
+        /** @return the trace file's bytes per answered request (0 with none) */
+        public double traceBytesPerRequest() {
+            return split.requests() == 0 ? 0 : monitoring.traceBytes() / (double) split.requests();
+        }
     }
+
+    /**
+     * What a rung's tracing did in the measured phase.
+     *
+     * @param tracing    how the requests were traced
+     * @param traceBytes what the trace file grew by, bytes (written by the time the tracer was closed)
+     * @param traceFile  the trace file (deleted after the rung unless its flame graphs are drawn)
+     * @param traced     what the traces kept say, per span name ({@link TraceSegments}): the request's span
+     *                   ({@value #REQUEST_SPAN}), the database's read and each stage
+     */
+    public record Monitoring(Tracing tracing, long traceBytes, Path traceFile, Map<String, TraceSegments.Estimate> traced) {
+        public Monitoring {
+            traced = Map.copyOf(traced);
+        }
+
+        /** @return the requests whose traces were kept */
+        public long tracedRequests() {
+            TraceSegments.Estimate e = traced.get(REQUEST_SPAN);
+            return e == null ? 0 : e.spans();
+        }
+    }
+
+    /** The request's own span's name (its children: "database" and the business stages). */
+    public static final String REQUEST_SPAN = "GET /users/{id}/orders";
 
     /**
      * What each rung's measured phase records: CPU samples every millisecond (the business code is a few percent of a
@@ -101,12 +134,14 @@ public final class LadderRun {
 
     /**
      * @return whether {@code rung}'s recording is drawn as flame graphs: the last rung whose business code is all slow
-     *         (every other layer fast, so the business code stands out), and the rung whose business code is all fast
+     *         (the storage and network layers fast, so the business code stands out), and the rung where everything is
+     *         fast
      */
     public static boolean drawsFlameGraphs(Rung rung) {
         boolean allSlow = rung.compute().equals(archlab.ladder.compute.Compute.SLOW) && rung.network().tcpNoDelay()
                 && rung.network().keepAlive();
-        return Rung.LADDER.contains(rung) && (allSlow || rung.compute().equals(archlab.ladder.compute.Compute.FAST));
+        boolean allFast = rung.compute().equals(archlab.ladder.compute.Compute.FAST) && rung.tracing() == Tracing.SAMPLED;
+        return Rung.LADDER.contains(rung) && (allSlow || allFast);
     }
 
     /** Where each rung's request log is written: {@code target/ladder-logs/<rung>.log}, beside the reports. */
@@ -183,7 +218,7 @@ public final class LadderRun {
      */
     public static RungResult keepAliveAside(String jdbcUrl, LadderSettings settings, Rung last, Optional<AutoExplainLog> log) {
         Rung aside = new Rung("aside-no-keep-alive", "keep-alive off (TCP_NODELAY stays on)",
-                last.query(), new Rung.Network(false, last.network().tcpNoDelay()), last.compute());
+                last.query(), new Rung.Network(false, last.network().tcpNoDelay()), last.compute(), last.tracing());
         return runRung(jdbcUrl, settings, aside, log);
     }
 
@@ -214,7 +249,7 @@ public final class LadderRun {
         ServerSegments segments = new ServerSegments();
         ServerExecutor executor = new ServerExecutor(ServerThreads.PLATFORM);
         try (LadderDatabase db = LadderDatabase.attach(jdbcUrl, POOL_SIZE);
-             OrdersPage page = new OrdersPage(rung.compute(), rung.name(), logDir());
+             OrdersPage page = new OrdersPage(rung.compute(), rung.tracing(), rung.name(), logDir());
              LoopbackTomcat tomcat = server(rung, new RecentOrdersServlet(db.orders(rung.query()), segments, page), executor);
              WireOpenLoop generator = new WireOpenLoop(tomcat.baseUri(), 1)) {
             WireRequest[] requests = requests("127.0.0.1:" + tomcat.port(), LadderDataSet.customersFor(settings.orders()));
@@ -228,7 +263,9 @@ public final class LadderRun {
             db.startRun();
             segments.reset();
             page.segments().reset();
+            page.tracer().segments().reset();
             long logBefore = page.log().fileBytes();
+            long traceBefore = page.tracer().fileBytes();
             Histogram queueBefore = executor.queueWait();
             long eventsBefore = executor.events();
             if (missing.isEmpty()) {
@@ -246,14 +283,18 @@ public final class LadderRun {
                 jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
             }
             ComputeSegments.Split perStage = page.segments().split();
-            page.close(); // what the asynchronous appender still holds is written before the file is measured
+            // what the asynchronous appender and the batch processor still hold is written before the files are measured
+            page.close();
+            Monitoring monitoring = new Monitoring(rung.tracing(), page.tracer().fileBytes() - traceBefore,
+                    page.tracer().file(), page.tracer().segments().estimates());
             Business business = new Business(perStage, page.log().fileBytes() - logBefore, page.log().file(),
                     BusinessProfile.read(jfr), drawsFlameGraphs(rung) ? FlameGraphs.render(jfr, ReportWriter.reportsDir(),
-                    "ladder-" + rung.name(), "lab-ladder / rung " + rung.name()) : List.of());
+                    "ladder-" + rung.name(), "lab-ladder / rung " + rung.name()) : List.of(), monitoring);
             if (!drawsFlameGraphs(rung)) {
-                // measured; kept only for the rungs whose flame graphs are drawn (a synchronous whole-answer log grows by
-                // megabytes a second)
+                // measured; kept only for the rungs whose flame graphs are drawn (a synchronous whole-answer log or
+                // trace grows by megabytes a second)
                 java.nio.file.Files.deleteIfExists(page.log().file());
+                java.nio.file.Files.deleteIfExists(page.tracer().file());
             }
             db.endRun();
             Histogram queue = executor.queueWait();

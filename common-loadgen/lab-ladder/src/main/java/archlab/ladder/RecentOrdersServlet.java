@@ -103,6 +103,7 @@ public final class RecentOrdersServlet extends HttpServlet {
         Thread thread = Thread.currentThread();
         ClassLoader webApp = thread.getContextClassLoader();
         thread.setContextClassLoader(RecentOrdersServlet.class.getClassLoader());
+        long readStart = System.nanoTime();
         try {
             read = orders.read(customer, month);
         } catch (OrdersSource.Refused e) {
@@ -111,7 +112,8 @@ public final class RecentOrdersServlet extends HttpServlet {
         } finally {
             thread.setContextClassLoader(webApp);
         }
-        OrdersPage.Answer answer = page.answer(customer, month, read.orders());
+        OrdersPage.Answer answer = page.answer(customer, month, read.orders(),
+                new OrdersPage.Received(start, readStart, System.nanoTime()));
         byte[] body = answer.body();
         response.setStatus(200);
         response.setContentType(answer.mediaType());

@@ -6,6 +6,7 @@ import archlab.db.ladder.LadderQuery.LockOrder;
 import archlab.db.ladder.LadderQuery.OrdersIndex;
 import archlab.db.ladder.LadderQuery.TimeFilter;
 import archlab.ladder.compute.Compute;
+import archlab.ladder.monitor.Tracing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,8 @@ import java.util.Objects;
  * One rung of the source article's ladder: the recent-orders query of one customer's month, served over HTTP from
  * PostgreSQL, in one combination of the article's slow and fast choices. {@link #LADDER} starts with every slow choice
  * and makes one change per rung — the storage layer's in the order the article lists them, then the network's, then
- * the business code's ({@link Compute}: the tag's text, the mapper, the body's format, the request log) — so
- * each rung's figures differ from the rung before by that change alone. The network's come last because on loopback
+ * the business code's ({@link Compute}: the tag's text, the mapper, the body's format, the request log), then the
+ * monitoring's ({@link Tracing}) — so each rung's figures differ from the rung before by that change alone. The network's come last because on loopback
  * Nagle's stall hides behind the missing keep-alive: a new connection's first answer is ACKed at once (Linux starts a
  * connection in quick-ACK mode), so only once keep-alive is on does the stall appear, and TCP_NODELAY then removes it.
  *
@@ -43,6 +44,8 @@ import java.util.Objects;
  * <li>the business code's four, each in {@link Compute}: {@code +=} in a loop beside a {@link StringBuilder}, Dozer's
  *     reflection beside MapStruct's generated code, JSON beside protobuf, the whole answer logged synchronously beside
  *     a sample's key fields queued for an asynchronous appender.</li>
+ * <li>{@link Tracing#EVERY_REQUEST} — every request traced with its whole answer, each span exported on the request's
+ *     thread. {@link Tracing#SAMPLED}: one trace in a hundred, key fields, exported in batches.</li>
  * </ul>
  *
  * @param name    a short label, unique in the ladder
@@ -50,8 +53,9 @@ import java.util.Objects;
  * @param query   the storage layer's choices (its SQL: {@link LadderQuery})
  * @param network the network layer's choices
  * @param compute the business code's choices
+ * @param tracing how the requests are traced
  */
-public record Rung(String name, String change, LadderQuery query, Network network, Compute compute) {
+public record Rung(String name, String change, LadderQuery query, Network network, Compute compute, Tracing tracing) {
 
     /**
      * The network layer's choices.
@@ -65,9 +69,10 @@ public record Rung(String name, String change, LadderQuery query, Network networ
 
     /** Every slow choice at once. */
     public static final Rung START = new Rung("start", "the slow start", new LadderQuery(TimeFilter.FUNCTION_OF_COLUMN,
-            Columns.ALL, OrdersIndex.COMPOSITE, LockOrder.UPDATE_THEN_QUERY), new Network(false, false), Compute.SLOW);
+            Columns.ALL, OrdersIndex.COMPOSITE, LockOrder.UPDATE_THEN_QUERY), new Network(false, false), Compute.SLOW,
+            Tracing.EVERY_REQUEST);
 
-    /** The start, then one change per rung: the storage layer's, then the network's, then the business code's. */
+    /** The start, then one change per rung: the storage layer's, the network's, the business code's, the monitoring's. */
     public static final List<Rung> LADDER = ladder();
 
     public Rung {
@@ -76,6 +81,7 @@ public record Rung(String name, String change, LadderQuery query, Network networ
         Objects.requireNonNull(query, "query");
         Objects.requireNonNull(network, "network");
         Objects.requireNonNull(compute, "compute");
+        Objects.requireNonNull(tracing, "tracing");
     }
 
     private static List<Rung> ladder() {
@@ -83,24 +89,26 @@ public record Rung(String name, String change, LadderQuery query, Network networ
         rungs.add(START);
         Rung r = START;
         r = add(rungs, new Rung("range", "to_char(create_time) = month → create_time in [month, next month)",
-                r.query.with(TimeFilter.RANGE), r.network, r.compute));
-        r = add(rungs, new Rung("columns", "SELECT * → the four columns shown", r.query.with(Columns.NEEDED), r.network, r.compute));
+                r.query.with(TimeFilter.RANGE), r.network, r.compute, r.tracing));
+        r = add(rungs, new Rung("columns", "SELECT * → the four columns shown", r.query.with(Columns.NEEDED), r.network, r.compute, r.tracing));
         r = add(rungs, new Rung("covering", "index (user_id, create_time) → the same INCLUDE (order_id, status, total_cents)",
-                r.query.with(OrdersIndex.COVERING), r.network, r.compute));
+                r.query.with(OrdersIndex.COVERING), r.network, r.compute, r.tracing));
         r = add(rungs, new Rung("lock-order", "update-then-query in one transaction → query, then the stamp on its own",
-                r.query.with(LockOrder.QUERY_THEN_UPDATE), r.network, r.compute));
+                r.query.with(LockOrder.QUERY_THEN_UPDATE), r.network, r.compute, r.tracing));
         r = add(rungs, new Rung("keep-alive", "keep-alive on: connections kept between requests", r.query,
-                new Network(true, r.network.tcpNoDelay()), r.compute));
+                new Network(true, r.network.tcpNoDelay()), r.compute, r.tracing));
         r = add(rungs, new Rung("tcp-nodelay", "TCP_NODELAY on: the answer's second write leaves at once", r.query,
-                new Network(r.network.keepAlive(), true), r.compute));
+                new Network(r.network.keepAlive(), true), r.compute, r.tracing));
         r = add(rungs, new Rung("string-builder", "the tag's text: += in a loop → one StringBuilder", r.query, r.network,
-                r.compute.with(Compute.Text.BUILDER)));
+                r.compute.with(Compute.Text.BUILDER), r.tracing));
         r = add(rungs, new Rung("mapstruct", "rows to views: Dozer (reflection) → MapStruct (generated at compile time)",
-                r.query, r.network, r.compute.with(Compute.Mapping.GENERATED)));
+                r.query, r.network, r.compute.with(Compute.Mapping.GENERATED), r.tracing));
         r = add(rungs, new Rung("protobuf", "the body: JSON (Jackson) → protobuf", r.query, r.network,
-                r.compute.with(Compute.Encoding.PROTOBUF)));
-        add(rungs, new Rung("sampled-log", "the request log: whole answer, INFO, synchronous → 1 in 100, key fields, asynchronous",
-                r.query, r.network, r.compute.with(Compute.Logging.SAMPLED_KEYS_ASYNC)));
+                r.compute.with(Compute.Encoding.PROTOBUF), r.tracing));
+        r = add(rungs, new Rung("sampled-log", "the request log: whole answer, INFO, synchronous → 1 in 100, key fields, asynchronous",
+                r.query, r.network, r.compute.with(Compute.Logging.SAMPLED_KEYS_ASYNC), r.tracing));
+        add(rungs, new Rung("sampled-trace", "tracing: every request, whole answer, exported on its thread → 1 in 100, key fields, batched",
+                r.query, r.network, r.compute, Tracing.SAMPLED));
         return List.copyOf(rungs);
     }
 

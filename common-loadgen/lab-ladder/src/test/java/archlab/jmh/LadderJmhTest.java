@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The ladder's business-code choices per call, by JMH: {@code mvn -pl common-loadgen/lab-ladder test -Dladder -Djmh}
+ * The ladder's business-code and tracing choices per call, by JMH: {@code mvn -pl common-loadgen/lab-ladder test -Dladder -Djmh}
  * (CI adds {@code -Djmh.smoke}). Each pair — the slow choice and its fix — is printed with ns/op and B/op and their
  * ratios, to lay beside the ladder's rungs under load; {@code target/reports/jmh-ladder.json} is JMH's own JSON. Times are printed, never asserted; the gate is on bytes per
  * operation: each fix allocates several times less than the choice it replaces, but protobuf's (see {@link Pair}).
@@ -40,12 +40,14 @@ class LadderJmhTest {
             new Pair("TagTextBenchmark", "concatInLoop", "builder", 2),
             new Pair("MapperBenchmark", "dozer", "mapstruct", 2),
             new Pair("BodyBenchmark", "jackson", "protobuf", 0),
-            new Pair("RequestLogBenchmark", "wholeAnswerSync", "sampledKeysAsync", 10));
+            new Pair("RequestLogBenchmark", "wholeAnswerSync", "sampledKeysAsync", 10),
+            new Pair("TraceBenchmark", "everyRequestSync", "sampledBatched", 10));
 
     @Test
-    @DisplayName("JMH measures each business-code choice of the ladder per call, slow beside fast, and each fix but protobuf's allocates at least 2× (the log's 10×) fewer bytes per call than the choice it replaces")
+    @DisplayName("JMH measures each business-code choice of the ladder per call, slow beside fast, and each fix but protobuf's allocates at least 2× (the log's and the tracing's 10×) fewer bytes per call than the choice it replaces")
     void computeBenchmarks() throws Exception {
-        Path json = JmhRun.runAs(REPORT, TagTextBenchmark.class, MapperBenchmark.class, BodyBenchmark.class, RequestLogBenchmark.class);
+        Path json = JmhRun.runAs(REPORT, TagTextBenchmark.class, MapperBenchmark.class, BodyBenchmark.class, RequestLogBenchmark.class,
+                TraceBenchmark.class);
         assumeThat(json).as("-Djmh.only matched none of this module's benchmarks").isNotNull();
         List<JmhRun.Row> rows = JmhRun.rows(json);
         System.out.print(JmhRun.summary(json, JmhRun.smoke()));

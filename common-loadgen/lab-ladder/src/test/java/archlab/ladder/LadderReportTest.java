@@ -6,6 +6,8 @@ import archlab.db.ladder.LadderDataSet;
 import archlab.db.ladder.PlanSummary;
 import archlab.http.wire.WireRun;
 import archlab.ladder.compute.Compute;
+import archlab.ladder.monitor.TraceSegments;
+import archlab.ladder.monitor.Tracing;
 import archlab.ladder.compute.ComputeSegments;
 import archlab.loadgen.LatencySummary;
 import java.nio.file.Path;
@@ -52,7 +54,20 @@ class LadderReportTest {
         return new LadderRun.Business(stages.split(), 2_000, Path.of("target/ladder-logs", rung.name() + ".log"),
                 new BusinessProfile(new BusinessProfile.Tally(21, places, libraries),
                         new BusinessProfile.Tally(21 * 1024, scaled(places, 1024), scaled(libraries, 1024)), Path.of("ladder-" + rung.name() + ".jfr")),
-                LadderRun.drawsFlameGraphs(rung) ? List.of(Path.of("ladder-" + rung.name() + "-cpu.html")) : List.of());
+                LadderRun.drawsFlameGraphs(rung) ? List.of(Path.of("ladder-" + rung.name() + "-cpu.html")) : List.of(),
+                new LadderRun.Monitoring(rung.tracing(), rung.tracing() == Tracing.EVERY_REQUEST ? 120_000 : 1_200,
+                        Path.of("target/ladder-logs", rung.name() + ".trace.log"), traced(rung.tracing() == Tracing.EVERY_REQUEST ? 1200 : 12)));
+    }
+
+    /** What {@code requests} traces say: each stage 2 µs ± 0.5, the database 100 µs ± 5. */
+    private static Map<String, TraceSegments.Estimate> traced(long requests) {
+        Map<String, TraceSegments.Estimate> m = new java.util.TreeMap<>();
+        m.put(LadderRun.REQUEST_SPAN, new TraceSegments.Estimate(requests, 200, 50, 10));
+        m.put("database", new TraceSegments.Estimate(requests, 100, 20, 5));
+        for (String stage : List.of("rows", "map", "tag", "encode", "log")) {
+            m.put(stage, new TraceSegments.Estimate(requests, 2, 1, 0.5));
+        }
+        return m;
     }
 
     private static Map<String, Long> scaled(Map<String, Long> m, long by) {
@@ -109,22 +124,28 @@ class LadderReportTest {
         assertThat(md).contains("| start | the slow start | 400 | 9.00 ms | 90.00 ms | 90.00 ms | ").contains("Index Only Scan using orders_user_time on orders, 0 heap fetches");
         // .ci/run's checks of ladder.md, as written there (grep -E): six rungs or more with their own percentiles
         java.util.regex.Pattern ciRung = java.util.regex.Pattern.compile(
-                "(?m)^\\| (start|range|columns|covering|lock-order|keep-alive|tcp-nodelay|string-builder|mapstruct|protobuf|sampled-log) \\| .*\\| [0-9.]+ ms \\| [0-9.]+ ms \\| [0-9.]+ ms \\| ");
+                "(?m)^\\| (start|range|columns|covering|lock-order|keep-alive|tcp-nodelay|string-builder|mapstruct|protobuf|sampled-log|sampled-trace) \\| .*\\| [0-9.]+ ms \\| [0-9.]+ ms \\| [0-9.]+ ms \\| ");
         assertThat(ciRung.matcher(md).results().count()).isEqualTo(Rung.LADDER.size());
         // the business code's two tables, a row per rung each (.ci/run greps the last rung's)
         assertThat(md).contains("## The business code per request");
         for (Rung r : Rung.LADDER) {
-            assertThat(md).containsPattern("(?m)^\\| " + r.name() + " \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| ");
+            assertThat(md).containsPattern("(?m)^\\| " + r.name() + " \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| [0-9]+ \\| ");
             assertThat(md).containsPattern("(?m)^\\| " + r.name() + " \\| [0-9]+\\.[0-9] \\| ");
         }
-        assertThat(md).containsPattern("(?m)^\\| sampled-log \\| [0-9.]+ \\| ");
+        assertThat(md).containsPattern("(?m)^\\| sampled-trace \\| [0-9.]+ \\| ");
         assertThat(md).contains("| rung (CPU samples) |").contains("| rung (KiB allocated in the servlet, JFR's estimate) |");
-        assertThat(md).contains("| tcp-nodelay | 24 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 |")
-                .contains("| sampled-log | 24 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 |")
-                .contains("| tcp-nodelay | 18 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 |")
-                .contains("| sampled-log | 18 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 |");
+        assertThat(md).contains("| tcp-nodelay | 27 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 | 2 |")
+                .contains("| sampled-trace | 27 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 | 0 |")
+                .contains("| tcp-nodelay | 21 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 2 | 2 | 2 | 2 | 2 | 2 |")
+                .contains("| sampled-trace | 21 | 3 | 3 | 3 | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 | 0 |");
         assertThat(md)
-                .contains("Flame graphs: `ladder-tcp-nodelay-cpu.html` `ladder-sampled-log-cpu.html` (beside this report)");
+                .contains("Flame graphs: `ladder-tcp-nodelay-cpu.html` `ladder-sampled-trace-cpu.html` (beside this report)");
+        // the monitoring section: a row per rung, the A/B of the sampling rung, what its traces say against every request
+        assertThat(md).contains("## Monitoring's own cost").containsPattern("(?m)^\\| sampled-log \\| every request \\| 1200 \\| 1 \\| ")
+                .containsPattern("(?m)^\\| sampled-trace \\| 1 in 100 \\| 12 \\| 1 \\| ")
+                .contains("The A/B, sampled-log (every request) → sampled-trace (1 in 100), the same load")
+                .contains("sampled-trace: what the 12 traces kept say")
+                .containsPattern("(?m)^\\| map \\| 12 \\| 2\\.0 \\| 0\\.5 \\| [0-9.]+ \\| (yes|no) \\|$");
         assertThat(md).containsPattern("(?m)^- \\*\\*covering\\*\\*: Index Only Scan .* heap_fetches=0 ");
         assertThat(md).containsPattern("(?m)^- Nagle on.*\\(at least ×10\\)");
         assertThat(md).doesNotContainPattern("(?m)^- \\*\\*[a-z-]+\\*\\*: not read");
@@ -138,9 +159,10 @@ class LadderReportTest {
             results.add(result(r, 1_000, 5_000));
         }
         Rung last = Rung.LADDER.get(Rung.LADDER.size() - 1);
-        Rung off = new Rung("aside-no-keep-alive", "keep-alive off again", last.query(), new Rung.Network(false, true), last.compute());
+        Rung off = new Rung("aside-no-keep-alive", "keep-alive off again", last.query(), new Rung.Network(false, true), last.compute(),
+                last.tracing());
         String md = LadderReport.keepAliveAlone(results, result(off, 1_300, 6_000));
-        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| the last rung: sampled-log \\| 1000 \\| ")
+        assertThat(md).contains("## Keep-alive alone").containsPattern("(?m)^\\| the last rung: sampled-trace \\| 1000 \\| ")
                 .containsPattern("(?m)^\\| aside: no keep-alive \\| 1300 \\| .* \\| 1191 \\| 2.00 \\| 3 \\|$")
                 .doesNotContainPattern("(?m)^\\| [a-z-]+ \\| [0-9]")
                 .contains("p50 1.30 ms against 1.00 ms");

@@ -20,11 +20,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * is built on the first run, seconds for a million orders, and kept). Without a server it fails, naming the
  * command that starts one.
  */
-@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: eleven load runs on PostgreSQL, about two minutes: mvn -pl common-loadgen/lab-ladder test -Dladder")
+@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: thirteen load runs on PostgreSQL, about two minutes: mvn -pl common-loadgen/lab-ladder test -Dladder")
 class LadderTest {
 
     @Test
-    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's")
+    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's; tracing every request keeps every request's trace, sampling about one in a hundred, with less allocated and written per request")
     void ladder() throws Exception {
         LadderSettings settings = LadderSettings.from(System.getProperties());
         LabStore chosen = LabStore.fromSystem();
@@ -97,7 +97,7 @@ class LadderTest {
             assertThat(first(results, "sampled-log").business().logBytesPerRequest() * 33).as("the log file's bytes per request: at most 3 %")
                     .isLessThan(first(results, "protobuf").business().logBytesPerRequest());
             // protobuf's builders allocate about what Jackson's recycled buffers do: its gain is the body on the wire
-            for (String rung : List.of("string-builder", "mapstruct", "sampled-log")) {
+            for (String rung : List.of("string-builder", "mapstruct", "sampled-log", "sampled-trace")) {
                 int i = results.indexOf(first(results, rung));
                 assertThat(results.get(i).business().split().businessBytes()).as("the allocation per request shrinks at %s", rung)
                         .isLessThan(results.get(i - 1).business().split().businessBytes());
@@ -105,12 +105,25 @@ class LadderTest {
             // the flame graph's reading (its allocation samples, hundreds a second): the slow business code's libraries in it,
             // the fast one's without Dozer, Jackson and string concatenation
             BusinessProfile.Tally slow = first(results, "tcp-nodelay").business().profile().allocation();
-            for (String library : List.of("Dozer", "Jackson", "Log4j")) {
+            for (String library : List.of("Dozer", "Jackson", "Log4j", "OpenTelemetry")) {
                 assertThat(slow.in(library)).as("bytes allocated in %s on the slow business code: %s", library, slow).isPositive();
             }
             BusinessProfile.Tally fast = first(results, "sampled-log").business().profile().allocation();
             assertThat(fast.in("Dozer")).as("Dozer after MapStruct: %s", fast).isZero();
             assertThat(fast.in("Jackson")).as("Jackson after protobuf and the sampled log: %s", fast).isZero();
+            // the monitoring rung: every request's trace kept, then about one in a hundred (binomial: five standard
+            // deviations above the mean), its own work on the request's thread and its file cut at least tenfold
+            LadderRun.RungResult every = first(results, "sampled-log");
+            LadderRun.RungResult sampled = first(results, "sampled-trace");
+            assertThat(every.business().monitoring().tracedRequests()).as("every request traced")
+                    .isEqualTo(every.business().split().requests());
+            double expected = sampled.business().split().requests() / (double) archlab.ladder.monitor.RequestTracer.SAMPLE_ONE_IN;
+            assertThat((double) sampled.business().monitoring().tracedRequests()).as("one trace in a hundred kept")
+                    .isBetween(1.0, expected + 5 * Math.sqrt(expected) + 1);
+            assertThat(stageBytes(results, "sampled-trace", Stage.TRACE) * 10).as("the tracing's bytes on the request's thread")
+                    .isLessThan(stageBytes(results, "sampled-log", Stage.TRACE));
+            assertThat(sampled.business().traceBytesPerRequest() * 10).as("the trace file's bytes per request")
+                    .isLessThan(every.business().traceBytesPerRequest());
             assertThat(first(results, "tcp-nodelay").business().flameGraphs()).as("the slow rung's flame graphs")
                     .allSatisfy(f -> assertThat(f).exists()).isNotEmpty();
             LadderRun.RungResult off = aside.orElseThrow();

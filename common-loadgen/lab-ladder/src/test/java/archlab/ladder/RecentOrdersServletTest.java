@@ -7,6 +7,7 @@ import archlab.db.ladder.RecentOrdersQuery;
 import archlab.http.HttpErrors;
 import archlab.ladder.compute.Compute;
 import archlab.ladder.compute.OrdersPage;
+import archlab.ladder.monitor.Tracing;
 import archlab.loopback.LoopbackTomcat;
 import java.lang.reflect.Proxy;
 import java.net.URI;
@@ -35,7 +36,7 @@ class RecentOrdersServletTest {
 
     @BeforeEach
     void page() {
-        page = new OrdersPage(Compute.SLOW, "servlet-test", logs);
+        page = new OrdersPage(Compute.SLOW, Tracing.EVERY_REQUEST, "servlet-test", logs);
     }
 
     @AfterEach
@@ -56,7 +57,8 @@ class RecentOrdersServletTest {
             json = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
         }
-        try (OrdersPage fast = new OrdersPage(Compute.FAST, "servlet-test-fast", logs);
+        page.close(); // one tracer open at a time
+        try (OrdersPage fast = new OrdersPage(Compute.FAST, Tracing.SAMPLED, "servlet-test-fast", logs);
              LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, new ServerSegments(), fast),
                      HttpErrors::body).start()) {
             HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(tomcat.baseUri() + path))

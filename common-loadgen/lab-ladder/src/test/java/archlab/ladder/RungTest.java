@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import archlab.db.ladder.LadderQuery;
 import archlab.ladder.compute.Compute;
+import archlab.ladder.monitor.Tracing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ class RungTest {
         c.add(r.network().keepAlive());
         c.add(r.network().tcpNoDelay());
         c.addAll(List.of(r.compute().text(), r.compute().mapping(), r.compute().encoding(), r.compute().logging()));
+        c.add(r.tracing());
         return c;
     }
 
@@ -44,7 +46,9 @@ class RungTest {
         Rung last = Rung.LADDER.get(Rung.LADDER.size() - 1);
         assertThat(choices(last)).containsExactly(LadderQuery.TimeFilter.RANGE, LadderQuery.Columns.NEEDED,
                 LadderQuery.OrdersIndex.COVERING, LadderQuery.LockOrder.QUERY_THEN_UPDATE, true, true,
-                Compute.Text.BUILDER, Compute.Mapping.GENERATED, Compute.Encoding.PROTOBUF, Compute.Logging.SAMPLED_KEYS_ASYNC);
+                Compute.Text.BUILDER, Compute.Mapping.GENERATED, Compute.Encoding.PROTOBUF, Compute.Logging.SAMPLED_KEYS_ASYNC,
+                Tracing.SAMPLED);
+        assertThat(Rung.START.tracing()).isEqualTo(Tracing.EVERY_REQUEST);
         assertThat(Rung.START.compute()).isEqualTo(Compute.SLOW);
         assertThat(last.compute()).isEqualTo(Compute.FAST);
         assertThat(Rung.LADDER.stream().map(Rung::name).distinct()).hasSameSizeAs(Rung.LADDER);

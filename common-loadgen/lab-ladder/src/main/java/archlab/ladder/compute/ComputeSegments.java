@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ComputeSegments {
 
-    /** The business code's stages, in the order a request runs them. */
+    /** The business code's stages, in the order a request runs them, and its trace's work after them. */
     public enum Stage {
         /** The data layer's rows into entities: the same code on every rung. */
         ROWS,
@@ -28,7 +28,9 @@ public final class ComputeSegments {
         /** The body ({@link Compute.Encoding}). */
         ENCODE,
         /** The request log ({@link Compute.Logging}). */
-        LOG
+        LOG,
+        /** The request's trace ({@code archlab.ladder.monitor.Tracing}): monitoring's own work, after the stages. */
+        TRACE
     }
 
     private static final com.sun.management.ThreadMXBean THREADS =
