@@ -98,16 +98,23 @@ public final class LadderReport {
         return java.util.Optional.empty();
     }
 
-    /** Writes both files into {@code dir}; returns the Markdown's path. */
+    /**
+     * Writes both files into {@code dir}; returns the Markdown's path.
+     *
+     * @param aside      the keep-alive aside, when it ran
+     * @param collectors a rung under each collector and heap size, when they ran (else empty)
+     */
     public static Path write(Path dir, LadderDataSet.Built data, LadderSettings settings, List<LadderRun.RungResult> results,
-                             java.util.Optional<LadderRun.RungResult> aside) {
+                             java.util.Optional<LadderRun.RungResult> aside, List<archlab.ladder.gc.CollectorRuns.Result> collectors) {
         try {
             Files.createDirectories(dir);
             Map<String, Object> json = json(data, settings, results);
             aside.ifPresent(a -> json.put("keep_alive_aside", row(null, a, settings)));
+            json.put("collectors", GcReport.json(collectors));
             Files.writeString(dir.resolve("ladder.json"), JSON.writeValueAsString(json));
             Path md = dir.resolve("ladder.md");
-            Files.writeString(md, markdown(data, settings, results) + aside.map(a -> keepAliveAlone(results, a)).orElse(""));
+            Files.writeString(md, markdown(data, settings, results) + GcReport.markdown(results, collectors)
+                    + aside.map(a -> keepAliveAlone(results, a)).orElse(""));
             return md;
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the ladder's table into " + dir, e);
@@ -294,6 +301,7 @@ public final class LadderReport {
         r.database().statements().stamp().ifPresent(st -> row.put("stamp_mean_ms", st.meanMillis()));
         row.put("business", BusinessReport.json(r));
         row.put("monitoring", MonitoringReport.json(r));
+        row.put("gc", GcReport.json(r.server().gc(), r.load().latency().p50Micros(), r.load().latency().p99Micros()));
         return row;
     }
 

@@ -14,6 +14,7 @@ import archlab.http.wire.WireRun;
 import archlab.http.wire.WireWorkload;
 import archlab.ladder.compute.ComputeSegments;
 import archlab.ladder.compute.OrdersPage;
+import archlab.ladder.gc.GcFigures;
 import archlab.ladder.monitor.TraceSegments;
 import archlab.ladder.monitor.Tracing;
 import archlab.loadgen.LoadSpec;
@@ -103,7 +104,8 @@ public final class LadderRun {
      * What a rung's tracing did in the measured phase.
      *
      * @param tracing    how the requests were traced
-     * @param traceBytes what the trace file grew by, bytes (written by the time the tracer was closed)
+     * @param traceBytes what the trace file grew by in the measured phase, bytes (the warm-up's spans flushed before it,
+     *                   the phase's by the time the tracer was closed)
      * @param traceFile  the trace file (deleted after the rung unless its flame graphs are drawn)
      * @param traced     what the traces kept say, per span name ({@link TraceSegments}): the request's span
      *                   ({@value #REQUEST_SPAN}), the database's read and each stage
@@ -154,8 +156,10 @@ public final class LadderRun {
      * @param socketEventsPerRequest  socket events the executor ran per answered request in the measured phase
      * @param answered                requests the servlet answered 200 in the measured phase (the split's requests)
      * @param kernel                  what the kernel's TCP counters gained in the measured phase; empty off Linux
+     * @param gc                      what the garbage collector did in the measured phase, and what it allocated
      */
-    public record Server(int threadsBusyMax, double socketEventsPerRequest, long answered, Optional<KernelTcpCounters> kernel) {
+    public record Server(int threadsBusyMax, double socketEventsPerRequest, long answered, Optional<KernelTcpCounters> kernel,
+                         GcFigures gc) {
     }
 
     /** How long a phase waits for the requests of the one before to leave the servlet: the pool's own timeout. */
@@ -211,6 +215,14 @@ public final class LadderRun {
     }
 
     /**
+     * Runs one rung as the ladder does, with no auto_explain log read: a rung run in a JVM of its own
+     * ({@code archlab.ladder.gc.CollectorRuns}).
+     */
+    public static RungResult runOne(String jdbcUrl, LadderSettings settings, Rung rung) {
+        return runRung(jdbcUrl, settings, rung, Optional.empty());
+    }
+
+    /**
      * The aside beside the ladder: the ladder's last rung (every fast choice) with keep-alive off again, so that what a
      * connection per request costs shows alone — on the ladder itself, turning keep-alive on also uncovers Nagle's stall.
      *
@@ -263,6 +275,7 @@ public final class LadderRun {
             db.startRun();
             segments.reset();
             page.segments().reset();
+            page.tracer().flush(); // the warm-up's spans written before the file is measured
             page.tracer().segments().reset();
             long logBefore = page.log().fileBytes();
             long traceBefore = page.tracer().fileBytes();
@@ -276,8 +289,14 @@ public final class LadderRun {
             WireRun load;
             Optional<KernelTcpCounters> kernel;
             Path jfr;
+            long allocatedBefore = GcFigures.allocatedSoFar();
+            long phaseStart = System.nanoTime();
+            long allocated;
+            long phaseNanos;
             try (JfrRecorder recorder = JfrRecorder.start(PROFILE)) { // closed (discarded) when the phase fails
                 load = generator.run(spec, workload);
+                allocated = GcFigures.allocatedSoFar() - allocatedBefore;
+                phaseNanos = System.nanoTime() - phaseStart;
                 kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
                 drain(segments, rung, "measured phase");
                 jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
@@ -286,7 +305,7 @@ public final class LadderRun {
             // what the asynchronous appender and the batch processor still hold is written before the files are measured
             page.close();
             Monitoring monitoring = new Monitoring(rung.tracing(), page.tracer().fileBytes() - traceBefore,
-                    page.tracer().file(), page.tracer().segments().estimates());
+                    page.tracer().file(), page.tracer().segments().estimates(perStage.requests()));
             Business business = new Business(perStage, page.log().fileBytes() - logBefore, page.log().file(),
                     BusinessProfile.read(jfr), drawsFlameGraphs(rung) ? FlameGraphs.render(jfr, ReportWriter.reportsDir(),
                     "ladder-" + rung.name(), "lab-ladder / rung " + rung.name()) : List.of(), monitoring);
@@ -308,8 +327,8 @@ public final class LadderRun {
             Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), statements,
                     db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
             double events = segments.requests() == 0 ? 0 : (executor.events() - eventsBefore) / (double) segments.requests();
-            return new RungResult(rung, load, split, database, new Server(executor.busyMax(), events, segments.requests(), kernel),
-                    business);
+            Server server = new Server(executor.busyMax(), events, segments.requests(), kernel, GcFigures.read(jfr, allocated, phaseNanos));
+            return new RungResult(rung, load, split, database, server, business);
         } finally {
             executor.shutdown();
         }

@@ -26,7 +26,7 @@ final class MonitoringReport {
     /** @return the section's Markdown */
     static String markdown(List<LadderRun.RungResult> results) {
         StringBuilder md = new StringBuilder("\n## Monitoring's own cost: tracing (OpenTelemetry's SDK)\n\n");
-        md.append("`every request`: each request traced, its whole answer an attribute, each span exported as it ends by the"
+        md.append("`every request`: each request traced, its whole answer serialised (Jackson) as an attribute, each span exported as it ends by the"
                 + " request's thread (the simple span processor; one line per span, flushed); `1 in "
                 + archlab.ladder.monitor.RequestTracer.SAMPLE_ONE_IN + "`: sampled by trace id, key fields, exported in"
                 + " batches by the batch processor's thread. `trace` µs and KiB: the tracing's own work on the request's thread,"
@@ -46,13 +46,14 @@ final class MonitoringReport {
                 md.append(traced(r));
             }
         }
-        if (abPair(results).isPresent()) {
-            md.append("\nThe interval is the traces' mean ± 1.96 standard errors (their standard deviation over √spans): it"
-                    + " assumes the spans kept are a fair draw of every request's. A cost that one request in a hundred pays"
-                    + " (the sampled log's line) is missed by a dozen traces, and a dozen traces' standard deviation"
-                    + " understates a long tail: a `no` says the sample was too small for that stage, not that the tracer"
-                    + " mismeasured.\n");
-        }
+        abPair(results).ifPresent(ab -> md.append(String.format(Locale.ROOT, "%nThe interval: Student's t at 95 %% times the"
+                + " standard error, times the finite-population correction √((N − n)/(N − 1)) for n traces of N answered"
+                + " requests, so 0 when every request is traced (the traces are then every request, and the two means agree by"
+                + " construction). It assumes the traces kept are a fair draw, and enough of them for their mean to be about"
+                + " normal: a cost that one request in a hundred pays (the sampled log's line) is missed by the %d traces of %s,"
+                + " and so few traces' standard deviation understates a long tail. A `no` says the sample was too small for that"
+                + " stage, not that the tracer mismeasured.%n", ab.get(1).business().monitoring().tracedRequests(),
+                ab.get(1).rung().name())));
         return md.toString();
     }
 
@@ -93,10 +94,21 @@ final class MonitoringReport {
             } else {
                 md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %s | %.1f | %s |%n", e.getKey(), t.spans(), t.meanMicros(),
                         Double.isInfinite(t.halfWidthMicros()) ? "—" : String.format(Locale.ROOT, "%.1f", t.halfWidthMicros()),
-                        e.getValue(), Double.isInfinite(t.halfWidthMicros()) ? "—" : t.covers(e.getValue()) ? "yes" : "no"));
+                        e.getValue(), inside(t, e.getValue(), r.business().split().requests())));
             }
         }
         return md.toString();
+    }
+
+    /**
+     * @return whether every request's mean lies inside the traces' interval: "—" when no interval can be stated, "every
+     *         request traced" when the traces are every request (their means agree by construction)
+     */
+    static String inside(TraceSegments.Estimate t, double everyRequestMicros, long answered) {
+        if (t.spans() >= answered) {
+            return "every request traced";
+        }
+        return Double.isInfinite(t.halfWidthMicros()) ? "—" : t.covers(everyRequestMicros) ? "yes" : "no";
     }
 
     /** @return each traced stage's mean over every answered request, µs, by span name (the database's read: wait + database) */

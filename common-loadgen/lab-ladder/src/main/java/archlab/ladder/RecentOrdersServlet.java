@@ -112,8 +112,9 @@ public final class RecentOrdersServlet extends HttpServlet {
         } finally {
             thread.setContextClassLoader(webApp);
         }
-        OrdersPage.Answer answer = page.answer(customer, month, read.orders(),
-                new OrdersPage.Received(start, readStart, System.nanoTime()));
+        // the trace's database span: the pool's wait and the database's time as the read measured them
+        OrdersPage.Answer answer = page.answer(customer, month, read.orders(), new OrdersPage.Received(start, readStart,
+                readStart + read.connectionWaitNanos() + read.databaseNanos()));
         byte[] body = answer.body();
         response.setStatus(200);
         response.setContentType(answer.mediaType());

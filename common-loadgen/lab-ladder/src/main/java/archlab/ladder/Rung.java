@@ -17,9 +17,10 @@ import java.util.Objects;
  * PostgreSQL, in one combination of the article's slow and fast choices. {@link #LADDER} starts with every slow choice
  * and makes one change per rung — the storage layer's in the order the article lists them, then the network's, then
  * the business code's ({@link Compute}: the tag's text, the mapper, the body's format, the request log), then the
- * monitoring's ({@link Tracing}) — so each rung's figures differ from the rung before by that change alone. The network's come last because on loopback
- * Nagle's stall hides behind the missing keep-alive: a new connection's first answer is ACKed at once (Linux starts a
- * connection in quick-ACK mode), so only once keep-alive is on does the stall appear, and TCP_NODELAY then removes it.
+ * monitoring's ({@link Tracing}) — so each rung's figures differ from the rung before by that change alone. The
+ * network's come after the storage's (the article made them first) because on loopback Nagle's stall hides behind the
+ * missing keep-alive: a new connection's first answer is ACKed at once (Linux starts a connection in quick-ACK mode),
+ * so only once keep-alive is on does the stall appear, and TCP_NODELAY then removes it.
  *
  * <p>The traps, each beside its fix:
  * <ul>

@@ -6,6 +6,7 @@ import archlab.db.ladder.LadderDataSet;
 import archlab.db.ladder.PlanSummary;
 import archlab.http.wire.WireRun;
 import archlab.ladder.compute.Compute;
+import archlab.ladder.gc.GcFigures;
 import archlab.ladder.monitor.TraceSegments;
 import archlab.ladder.monitor.Tracing;
 import archlab.ladder.compute.ComputeSegments;
@@ -37,16 +38,21 @@ class LadderReportTest {
         return new LadderRun.RungResult(rung, load, LadderSegments.of(p50Micros, 10, server),
                 new LadderRun.Database(plan, new LadderRun.Statements(List.of(), Optional.of("not read in this test"),
                         Optional.empty(), Optional.empty()), 1, 1, ""),
-                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty()), business(rung));
+                new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty(),
+                        new GcFigures("G1 Young Generation, G1 Old Generation", 2, GcFigures.Pauses.of(List.of(1_000_000L, 3_000_000L)),
+                                300L << 20, 3_000_000_000L)), business(rung));
     }
 
     /** One request's business stages: the slow choices cost 10× the fast ones' bytes and time. */
     private static LadderRun.Business business(Rung rung) {
         ComputeSegments stages = new ComputeSegments();
+        // 1,200 answered requests, each costing this much per stage
         for (ComputeSegments.Stage s : ComputeSegments.Stage.values()) {
-            stages.add(s, 1_000L * (1 + 3 * (4 - rung.compute().fastChoices())), 10_240L * (4 - rung.compute().fastChoices()));
+            stages.add(s, 1_200L * 1_000L * (1 + 3 * (4 - rung.compute().fastChoices())), 1_200L * 10_240L * (4 - rung.compute().fastChoices()));
         }
-        stages.request(rung.compute().encoding() == Compute.Encoding.JSON ? 1_000 : 400);
+        for (int i = 0; i < 1_200; i++) {
+            stages.request(rung.compute().encoding() == Compute.Encoding.JSON ? 1_000 : 400);
+        }
         Map<String, Long> places = new java.util.LinkedHashMap<>();
         BusinessProfile.PLACES.forEach(place -> places.put(place, 3L));
         Map<String, Long> libraries = new java.util.LinkedHashMap<>();
@@ -74,6 +80,16 @@ class LadderReportTest {
         Map<String, Long> s = new java.util.LinkedHashMap<>();
         m.forEach((k, v) -> s.put(k, v * by));
         return s;
+    }
+
+    @Test
+    @DisplayName("every request's mean is inside the traces' interval or not; no interval with fewer than two traces; none needed when every request was traced")
+    void insideTheInterval() {
+        TraceSegments.Estimate e = new TraceSegments.Estimate(12, 2, 1, 0.5);
+        assertThat(MonitoringReport.inside(e, 2.4, 1200)).isEqualTo("yes");
+        assertThat(MonitoringReport.inside(e, 2.6, 1200)).isEqualTo("no");
+        assertThat(MonitoringReport.inside(new TraceSegments.Estimate(1, 2, 0, Double.POSITIVE_INFINITY), 2, 1200)).isEqualTo("—");
+        assertThat(MonitoringReport.inside(new TraceSegments.Estimate(1200, 2, 1, 0), 2.0000001, 1200)).isEqualTo("every request traced");
     }
 
     @Test
@@ -141,11 +157,13 @@ class LadderReportTest {
         assertThat(md)
                 .contains("Flame graphs: `ladder-tcp-nodelay-cpu.html` `ladder-sampled-trace-cpu.html` (beside this report)");
         // the monitoring section: a row per rung, the A/B of the sampling rung, what its traces say against every request
-        assertThat(md).contains("## Monitoring's own cost").containsPattern("(?m)^\\| sampled-log \\| every request \\| 1200 \\| 1 \\| ")
-                .containsPattern("(?m)^\\| sampled-trace \\| 1 in 100 \\| 12 \\| 1 \\| ")
+        assertThat(md).contains("## Monitoring's own cost").containsPattern("(?m)^\\| sampled-log \\| every request \\| 1200 \\| 1200 \\| ")
+                .containsPattern("(?m)^\\| sampled-trace \\| 1 in 100 \\| 12 \\| 1200 \\| ")
                 .contains("The A/B, sampled-log (every request) → sampled-trace (1 in 100), the same load")
                 .contains("sampled-trace: what the 12 traces kept say")
-                .containsPattern("(?m)^\\| map \\| 12 \\| 2\\.0 \\| 0\\.5 \\| [0-9.]+ \\| (yes|no) \\|$");
+                .containsPattern("(?m)^\\| map \\| 12 \\| 2\\.0 \\| 0\\.5 \\| 1\\.0 \\| no \\|$")
+                .contains("The interval: Student's t at 95 % times the standard error")
+                .contains("is missed by the 12 traces of sampled-trace");
         assertThat(md).containsPattern("(?m)^- \\*\\*covering\\*\\*: Index Only Scan .* heap_fetches=0 ");
         assertThat(md).containsPattern("(?m)^- Nagle on.*\\(at least ×10\\)");
         assertThat(md).doesNotContainPattern("(?m)^- \\*\\*[a-z-]+\\*\\*: not read");

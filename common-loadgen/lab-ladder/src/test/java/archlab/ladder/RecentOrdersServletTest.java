@@ -58,6 +58,8 @@ class RecentOrdersServletTest {
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
         }
         page.close(); // one tracer open at a time
+        assertThat(java.nio.file.Files.readString(logs.resolve("servlet-test.trace.log")))
+                .as("the whole answer, serialised, in the slow page's trace").contains("PAID").contains("CREATED");
         try (OrdersPage fast = new OrdersPage(Compute.FAST, Tracing.SAMPLED, "servlet-test-fast", logs);
              LoopbackTomcat tomcat = LoopbackTomcat.serving(new RecentOrdersServlet(source, new ServerSegments(), fast),
                      HttpErrors::body).start()) {

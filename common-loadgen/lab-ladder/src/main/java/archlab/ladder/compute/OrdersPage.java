@@ -102,10 +102,13 @@ public final class OrdersPage implements AutoCloseable {
         byte[] body = OrdersBody.encode(customer, month, views, compute.encoding());
         long t4 = System.nanoTime();
         long a4 = ComputeSegments.allocatedBytes();
-        log.answered(customer, month, new OrdersBody.Page(customer, month.toString(), views), body.length);
+        OrdersBody.Page page = new OrdersBody.Page(customer, month.toString(), views);
+        log.answered(customer, month, page, body.length);
         long t5 = System.nanoTime();
         long a5 = ComputeSegments.allocatedBytes();
-        tracer.trace(new RequestTracer.Request(customer, month, views.size(), body.length, views,
+        // the answer serialised for the trace (the article's 参数序列化), only when the tracer asks for it
+        tracer.trace(new RequestTracer.Request(customer, month, views.size(), body.length,
+                () -> new String(OrdersBody.json(page), java.nio.charset.StandardCharsets.UTF_8),
                 new long[] {received.startNanos(), received.readStartNanos(), received.readEndNanos(), t0, t1, t2, t3, t4, t5}));
         long t6 = System.nanoTime();
         long a6 = ComputeSegments.allocatedBytes();

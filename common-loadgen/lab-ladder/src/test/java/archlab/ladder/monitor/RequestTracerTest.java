@@ -20,7 +20,9 @@ class RequestTracerTest {
     @TempDir
     Path dir;
 
-    /** A request whose database read took 100 µs and each stage {@code stageMicros} µs. */
+    private static final java.util.concurrent.atomic.AtomicInteger SERIALISED = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A request whose database read took 100 µs and each stage {@code stageMicros} µs; its answer counts its serialisations. */
     private static RequestTracer.Request request(long customer, long stageMicros) {
         long t = 1_000_000_000L;
         long[] times = new long[3 + STAGES.size() + 1];
@@ -30,12 +32,16 @@ class RequestTracerTest {
         for (int i = 3; i < times.length; i++) {
             times[i] = times[i - 1] + (i == 3 ? 1_000 : stageMicros * 1_000);
         }
-        return new RequestTracer.Request(customer, YearMonth.of(2026, 6), 2, 120, List.of("order 7 PAID", "order 8 CREATED"), times);
+        return new RequestTracer.Request(customer, YearMonth.of(2026, 6), 2, 120, () -> {
+            SERIALISED.incrementAndGet();
+            return "{\"orders\":[{\"orderId\":7,\"status\":\"PAID\"},{\"orderId\":8,\"status\":\"CREATED\"}]}";
+        }, times);
     }
 
     @Test
-    @DisplayName("tracing every request keeps each request's trace — its span, the database's and each stage's, with the times the page measured — and writes the whole answer to the trace file")
+    @DisplayName("tracing every request keeps each request's trace — its span, the database's and each stage's, with the times the page measured — and writes the whole answer, serialised, to the trace file; the estimate from every request has no sampling error")
     void everyRequest() throws Exception {
+        SERIALISED.set(0);
         Path file = dir.resolve("every.trace.log");
         RequestTracer tracer = new RequestTracer(Tracing.EVERY_REQUEST, file, STAGES);
         try (tracer) {
@@ -43,22 +49,25 @@ class RequestTracerTest {
                 tracer.trace(request(i + 1, 3));
             }
         }
-        Map<String, TraceSegments.Estimate> traced = tracer.segments().estimates();
+        Map<String, TraceSegments.Estimate> traced = tracer.segments().estimates(200);
+        assertThat(SERIALISED).hasValue(200);
         assertThat(traced.keySet()).containsExactlyInAnyOrder("GET /users/{id}/orders", "database", "rows", "map", "tag",
                 "encode", "log");
         assertThat(traced.values()).allSatisfy(e -> assertThat(e.spans()).isEqualTo(200));
         assertThat(traced.get("database").meanMicros()).isCloseTo(100, within(0.01));
         assertThat(traced.get("map").meanMicros()).isCloseTo(3, within(0.01));
-        assertThat(traced.get("map").halfWidthMicros()).isCloseTo(0, within(0.01));
+        assertThat(traced.get("map").halfWidthMicros()).isZero();
+        assertThat(traced.get("database").halfWidthMicros()).as("n = N: the traces are every request").isZero();
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize(200 * 7);
         assertThat(lines).filteredOn(l -> l.contains("'GET /users/{id}/orders'")).hasSize(200)
-                .allSatisfy(l -> assertThat(l).contains("order 7 PAID, order 8 CREATED").contains("app.customer"));
+                .allSatisfy(l -> assertThat(l).contains("PAID").contains("CREATED").contains("app.customer"));
     }
 
     @Test
     @DisplayName("sampling keeps about one trace in a hundred (by its id), with its key fields only, and writes them when the tracer closes")
     void sampled() throws Exception {
+        SERIALISED.set(0);
         Path file = dir.resolve("sampled.trace.log");
         RequestTracer tracer = new RequestTracer(Tracing.SAMPLED, file, STAGES);
         int requests = 20_000;
@@ -67,12 +76,13 @@ class RequestTracerTest {
                 tracer.trace(request(i + 1, 3));
             }
         }
-        long kept = tracer.segments().estimates().get("GET /users/{id}/orders").spans();
+        long kept = tracer.segments().estimates(requests).get("GET /users/{id}/orders").spans();
+        assertThat(SERIALISED).as("the answer is never serialised for a sampled trace").hasValue(0);
         // binomial(20,000, 1 %): mean 200, sd 14; five sd either way
         assertThat(kept).isBetween(130L, 270L);
         List<String> lines = Files.readAllLines(file);
         assertThat(lines).hasSize((int) kept * 7);
-        assertThat(lines).noneMatch(l -> l.contains("order 7 PAID")).anyMatch(l -> l.contains("app.orders=2"));
+        assertThat(lines).noneMatch(l -> l.contains("PAID")).anyMatch(l -> l.contains("app.orders=2"));
     }
 
     @Test
@@ -89,16 +99,34 @@ class RequestTracerTest {
     }
 
     @Test
-    @DisplayName("the estimate from traces is the sample's mean with 1.96 standard errors either side; with fewer than two spans no error is stated")
+    @DisplayName("the estimate from traces is the sample's mean with Student's t (95 %) standard errors either side, shrunk by the finite-population correction (none left when every request is traced); with fewer than two spans no error is stated")
     void estimate() {
-        // 2, 4, 6: mean 4, sd 2, se 2/√3
-        TraceSegments.Estimate e = TraceSegments.estimate(3, 12, 4 + 16 + 36);
+        // 2, 4, 6 of a million: mean 4, sd 2, se 2/√3, t(2 degrees of freedom, 97.5 %) = 4.303
+        TraceSegments.Estimate e = TraceSegments.estimate(3, 12, 4 + 16 + 36, 1_000_000);
         assertThat(e.meanMicros()).isEqualTo(4);
         assertThat(e.sdMicros()).isCloseTo(2, within(1e-9));
-        assertThat(e.halfWidthMicros()).isCloseTo(1.96 * 2 / Math.sqrt(3), within(1e-9));
-        assertThat(e.covers(6.2)).isTrue();
-        assertThat(e.covers(6.3)).isFalse();
-        assertThat(TraceSegments.estimate(1, 5, 25).halfWidthMicros()).isInfinite();
-        assertThat(TraceSegments.estimate(0, 0, 0).spans()).isZero();
+        assertThat(e.halfWidthMicros()).isCloseTo(4.303 * 2 / Math.sqrt(3), within(1e-3));
+        assertThat(e.covers(8.9)).isTrue();
+        assertThat(e.covers(9.0)).isFalse();
+        // 3 of 4: the correction √(1/3)
+        assertThat(TraceSegments.estimate(3, 12, 56, 4).halfWidthMicros()).isCloseTo(4.303 * 2 / Math.sqrt(3) * Math.sqrt(1 / 3.0), within(1e-3));
+        assertThat(TraceSegments.estimate(3, 12, 56, 3).halfWidthMicros()).isZero();
+        assertThat(TraceSegments.estimate(1, 5, 25, 100).halfWidthMicros()).isInfinite();
+        assertThat(TraceSegments.estimate(0, 0, 0, 100).spans()).isZero();
+    }
+
+    @Test
+    @DisplayName("a flush writes what the batch processor holds, so that a phase's file size starts after the warm-up's spans")
+    void flush() throws Exception {
+        Path file = dir.resolve("flushed.trace.log");
+        try (RequestTracer tracer = new RequestTracer(Tracing.SAMPLED, file, STAGES)) {
+            for (int i = 0; i < 5_000; i++) {
+                tracer.trace(request(i + 1, 3));
+            }
+            tracer.flush();
+            long kept = tracer.segments().estimates(5_000).get("GET /users/{id}/orders").spans();
+            assertThat(Files.readAllLines(file)).hasSize((int) kept * 7);
+            assertThat(tracer.fileBytes()).isEqualTo(Files.size(file));
+        }
     }
 }

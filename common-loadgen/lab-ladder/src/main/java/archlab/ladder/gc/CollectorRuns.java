@@ -1,0 +1,219 @@
+package archlab.ladder.gc;
+
+import archlab.ladder.LadderRun;
+import archlab.ladder.LadderSettings;
+import archlab.ladder.Rung;
+import archlab.report.ReportWriter;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The article's last step (its section 4.4: "把 JVM 堆适当调大", "用-Xlog:gc*观察 GC 日志"): one rung of the ladder
+ * ({@link #RUNG}, the one whose business code allocates the most while every other layer is fast) run again in a JVM of
+ * its own per {@link Setup} — a collector (G1, the default; generational ZGC; Parallel) at a heap
+ * size — under the same load, each JVM writing {@code -Xlog:gc*} to {@code target/reports/ladder-gc-<setup>.log}. A
+ * JVM's collector is fixed when it starts, so the test's JVM cannot change it: each setup is a child process
+ * ({@link #main}) started with the test's class path, the same {@code ladder.*} and {@code archlab.*} properties, and
+ * the collector's flags; it runs the rung twice and keeps the second (the first warms its JIT, as the ladder's earlier
+ * rungs warm the test's JVM: a cold JVM's first run of the slow business code falls behind the load and never catches
+ * up), writes its figures to {@code ladder-gc-<setup>.json} and its output to {@code ladder-gc-<setup>.out}, both read
+ * back here with the GC log's allocation stalls (ZGC's threads waiting for memory: not pauses, and not in the pause
+ * figures).
+ *
+ * <p>Thread-safety: one run at a time (each setup is a load run; they run one after another, the test's JVM idle).
+ */
+public final class CollectorRuns {
+
+    /** The collectors compared. */
+    public enum Collector {
+        G1("-XX:+UseG1GC"), ZGC("-XX:+UseZGC"), PARALLEL("-XX:+UseParallelGC");
+
+        private final String flag;
+
+        Collector(String flag) {
+            this.flag = flag;
+        }
+
+        /** @return the JVM flag that selects it */
+        public String flag() {
+            return flag;
+        }
+    }
+
+    /**
+     * The rung run under each setup: the last whose business code is all slow (hundreds of KiB allocated per request on
+     * the full data set), so that the collector has work; the ladder's later rungs, which cut the allocation, are the
+     * article's third remedy ("在热路径上彻底消灭不必要的对象分配") and show in the per-rung GC table.
+     */
+    public static final String RUNG = "tcp-nodelay";
+
+    /** The heap sizes compared, MiB (-Xms = -Xmx): a small heap, and the test JVM's own. */
+    public static final List<Integer> HEAP_MIB = List.of(128, 2048);
+    /** How long one setup's JVM may run before it is stopped. */
+    public static final Duration TIMEOUT = Duration.ofMinutes(5);
+
+    /**
+     * One JVM's settings.
+     *
+     * @param collector the collector
+     * @param heapMiB   the heap, MiB
+     */
+    public record Setup(Collector collector, int heapMiB) {
+        /** @return e.g. {@code g1-128m} */
+        public String name() {
+            return collector.name().toLowerCase(java.util.Locale.ROOT) + "-" + heapMiB + "m";
+        }
+    }
+
+    /**
+     * The client's figures of one setup's run.
+     *
+     * @param p50Micros  p50, µs
+     * @param p99Micros  p99, µs
+     * @param p999Micros p99.9, µs
+     * @param meanMicros mean, µs
+     * @param completed  answered in time
+     * @param offered    planned
+     */
+    public record Latency(double p50Micros, double p99Micros, double p999Micros, double meanMicros, long completed,
+                          long offered) {
+    }
+
+    /**
+     * One setup's run.
+     *
+     * @param setup         the JVM's settings
+     * @param rung          the rung run
+     * @param latency       what the client measured
+     * @param businessBytes bytes the business code's request thread allocated per answered request
+     * @param gc            what the collector did, and what the JVM allocated
+     * @param log           the JVM's {@code -Xlog:gc*} file and what it says beside the pauses
+     */
+    public record Result(Setup setup, String rung, Latency latency, double businessBytes, GcFigures gc, GcLog log) {
+    }
+
+    /**
+     * @param file             the JVM's {@code -Xlog:gc*} file, by name (beside the report)
+     * @param allocationStalls its lines reporting an allocation stall (ZGC: a thread that waited for the collector to
+     *                         free memory), over the whole JVM's life, its first run's included; -1 before it was read
+     */
+    public record GcLog(String file, long allocationStalls) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private CollectorRuns() {
+    }
+
+    /** @return every collector at every heap size, G1 first */
+    public static List<Setup> setups() {
+        List<Setup> setups = new ArrayList<>();
+        for (Collector c : Collector.values()) {
+            HEAP_MIB.forEach(heap -> setups.add(new Setup(c, heap)));
+        }
+        return setups;
+    }
+
+    /**
+     * Runs {@code rung} once per setup, each in a JVM of its own.
+     *
+     * @throws IllegalStateException naming the setup and quoting its output's end when a JVM fails or overruns
+     */
+    public static List<Result> run(String jdbcUrl, Rung rung) {
+        List<Result> results = new ArrayList<>();
+        for (Setup setup : setups()) {
+            results.add(runOne(jdbcUrl, rung, setup));
+        }
+        return results;
+    }
+
+    private static Result runOne(String jdbcUrl, Rung rung, Setup setup) {
+        Path dir = ReportWriter.reportsDir().toAbsolutePath();
+        Path result = dir.resolve("ladder-gc-" + setup.name() + ".json");
+        Path output = dir.resolve("ladder-gc-" + setup.name() + ".out");
+        Path gcLog = dir.resolve("ladder-gc-" + setup.name() + ".log");
+        try {
+            Files.createDirectories(dir);
+            Files.deleteIfExists(result);
+            List<String> command = command(jdbcUrl, rung, setup, result, gcLog);
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            if (!p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor();
+                throw failed(setup, "did not finish within " + TIMEOUT.toMinutes() + " minutes", output);
+            }
+            if (p.exitValue() != 0 || !Files.exists(result)) {
+                throw failed(setup, "exited " + p.exitValue(), output);
+            }
+            Result r = JSON.readValue(result.toFile(), Result.class);
+            long stalls;
+            try (var lines = Files.lines(gcLog)) {
+                stalls = lines.filter(l -> l.contains("Allocation Stall")).count();
+            }
+            return new Result(r.setup(), r.rung(), r.latency(), r.businessBytes(), r.gc(), new GcLog(r.log().file(), stalls));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the collector run " + setup.name() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the collector run " + setup.name() + " ran", e);
+        }
+    }
+
+    /** @return the child JVM's command line */
+    static List<String> command(String jdbcUrl, Rung rung, Setup setup, Path result, Path gcLog) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                setup.collector().flag(), "-Xms" + setup.heapMiB() + "m", "-Xmx" + setup.heapMiB() + "m", "-Xss512k",
+                "-Xlog:gc*:file=" + gcLog + ":uptime,level,tags"));
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("ladder.") || name.startsWith("archlab.")) {
+                command.add("-D" + name + "=" + System.getProperty(name));
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorRuns.class.getName(), jdbcUrl,
+                rung.name(), setup.collector().name(), Integer.toString(setup.heapMiB()), result.toString()));
+        return command;
+    }
+
+    private static IllegalStateException failed(Setup setup, String why, Path output) throws IOException {
+        List<String> lines = Files.exists(output) ? Files.readAllLines(output) : List.of();
+        String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        return new IllegalStateException("the collector run " + setup.name() + " " + why + "; its output (" + output + ") ends:\n" + tail);
+    }
+
+    /**
+     * The child JVM: runs one rung under this JVM's collector and writes its {@link Result}.
+     *
+     * @param args the database's JDBC URL, the rung's name, the collector, the heap (MiB), the result's file
+     */
+    public static void main(String[] args) {
+        int exit = 0;
+        try {
+            Objects.checkIndex(4, args.length);
+            Setup setup = new Setup(Collector.valueOf(args[2]), Integer.parseInt(args[3]));
+            Rung ladderRung = Rung.named(args[1]);
+            Rung rung = new Rung("gc-" + setup.name(), ladderRung.name() + " under " + setup.name(), ladderRung.query(),
+                    ladderRung.network(), ladderRung.compute(), ladderRung.tracing());
+            LadderSettings settings = LadderSettings.from(System.getProperties());
+            LadderRun.runOne(args[0], settings, rung); // the JIT's warm-up: a first run, not kept
+            LadderRun.RungResult r = LadderRun.runOne(args[0], settings, rung);
+            var l = r.load().latency();
+            Latency latency = new Latency(l.p50Micros(), l.p99Micros(), l.p999Micros(), l.meanMicros(),
+                    r.load().requests().completed(), r.load().requests().offered());
+            Result result = new Result(setup, ladderRung.name(), latency, r.business().split().businessBytes(), r.server().gc(),
+                    new GcLog("ladder-gc-" + setup.name() + ".log", -1));
+            JSON.writerWithDefaultPrettyPrinter().writeValue(Path.of(args[4]).toFile(), result);
+            System.out.println("[ladder] " + setup.name() + ": p99 " + l.p99Micros() + " µs, " + r.server().gc());
+        } catch (RuntimeException | IOException e) {
+            System.out.println("[ladder] the collector run failed: " + e);
+            exit = 1;
+        }
+        System.exit(exit); // Tomcat's and the pool's threads are stopped; nothing else may hold the JVM
+    }
+}
