@@ -289,14 +289,16 @@ public final class LadderRun {
             WireRun load;
             Optional<KernelTcpCounters> kernel;
             Path jfr;
-            long allocatedBefore = GcFigures.allocatedSoFar();
-            long phaseStart = System.nanoTime();
-            long allocated;
-            long phaseNanos;
+            java.time.Instant phaseFrom;
+            java.time.Instant phaseTo;
+            GcFigures.Allocation allocated;
             try (JfrRecorder recorder = JfrRecorder.start(PROFILE)) { // closed (discarded) when the phase fails
+                long allocatedBefore = GcFigures.allocatedSoFar();
+                long phaseStart = System.nanoTime();
+                phaseFrom = java.time.Instant.now();
                 load = generator.run(spec, workload);
-                allocated = GcFigures.allocatedSoFar() - allocatedBefore;
-                phaseNanos = System.nanoTime() - phaseStart;
+                phaseTo = java.time.Instant.now();
+                allocated = new GcFigures.Allocation(GcFigures.allocatedSoFar() - allocatedBefore, System.nanoTime() - phaseStart);
                 kernel = KernelTcpCounters.read().flatMap(after -> kernelBefore.map(after::minus));
                 drain(segments, rung, "measured phase");
                 jfr = recorder.stopAndDump(ReportWriter.reportsDir().resolve("ladder-" + rung.name() + ".jfr"));
@@ -327,7 +329,7 @@ public final class LadderRun {
             Database database = new Database(db.explain(rung.query(), EXPLAINED_CUSTOMER, EXPLAINED_MONTH), statements,
                     db.connectionWaitP99Micros(), segments.databaseP99Micros(), db.commitProbeLine());
             double events = segments.requests() == 0 ? 0 : (executor.events() - eventsBefore) / (double) segments.requests();
-            Server server = new Server(executor.busyMax(), events, segments.requests(), kernel, GcFigures.read(jfr, allocated, phaseNanos));
+            Server server = new Server(executor.busyMax(), events, segments.requests(), kernel, GcFigures.read(jfr, phaseFrom, phaseTo, allocated));
             return new RungResult(rung, load, split, database, server, business);
         } finally {
             executor.shutdown();

@@ -39,8 +39,9 @@ class LadderReportTest {
                 new LadderRun.Database(plan, new LadderRun.Statements(List.of(), Optional.of("not read in this test"),
                         Optional.empty(), Optional.empty()), 1, 1, ""),
                 new LadderRun.Server(3, rung.network().keepAlive() ? 1 : 2, 1200, Optional.empty(),
-                        new GcFigures("G1 Young Generation, G1 Old Generation", 2, GcFigures.Pauses.of(List.of(1_000_000L, 3_000_000L)),
-                                300L << 20, 3_000_000_000L)), business(rung));
+                        new GcFigures(new GcFigures.Jvm("G1 Young Generation, G1 Old Generation", 2048L << 20), 2,
+                                GcFigures.Pauses.of(List.of(1_000_000L, 3_000_000L)), GcFigures.Pauses.of(List.of(1_000_000L)),
+                                new GcFigures.Stalls(0, 0), new GcFigures.Allocation(300L << 20, 3_000_000_000L))), business(rung));
     }
 
     /** One request's business stages: the slow choices cost 10× the fast ones' bytes and time. */
@@ -80,6 +81,30 @@ class LadderReportTest {
         Map<String, Long> s = new java.util.LinkedHashMap<>();
         m.forEach((k, v) -> s.put(k, v * by));
         return s;
+    }
+
+    @Test
+    @DisplayName("the GC sections: a row per rung with its pauses and verdict, then a row per collector setting with its heap, pauses, allocation stalls and verdict, and the GC logs named")
+    void gcSections() {
+        List<LadderRun.RungResult> results = new ArrayList<>();
+        for (Rung r : Rung.LADDER) {
+            results.add(result(r, 1_000, 5_000));
+        }
+        GcFigures stalled = new GcFigures(new GcFigures.Jvm("ZGC Minor Cycles, ZGC Minor Pauses", 128L << 20), 80,
+                GcFigures.Pauses.of(List.of(20_000L, 90_000L)), GcFigures.Pauses.of(List.of(20_000L)), new GcFigures.Stalls(2867, 9_000_000_000L),
+                new GcFigures.Allocation(1_000L << 20, 3_000_000_000L));
+        archlab.ladder.gc.CollectorRuns.Result zgc = new archlab.ladder.gc.CollectorRuns.Result(
+                new archlab.ladder.gc.CollectorRuns.Setup(archlab.ladder.gc.CollectorRuns.Collector.ZGC, 128), "tcp-nodelay",
+                new archlab.ladder.gc.CollectorRuns.Latency(900_000, 2_000_000, 2_100_000, 1_000_000, 1177, 1200), 1_200_000, stalled,
+                "ladder-gc-zgc-128m.log");
+        String md = GcReport.markdown(results, List.of(zgc));
+        assertThat(md).contains("## Garbage collection per rung (the test's JVM: G1 Young Generation, G1 Old Generation, heap 2048 MiB)")
+                .containsPattern("(?m)^\\| sampled-trace \\| 2 \\| 2 \\| 1\\.00 ms \\| 3\\.00 ms \\| 1\\.00 ms \\| 0\\.13 % \\| 100 \\| ")
+                .contains("## The collector and the heap: tcp-nodelay in a JVM of its own per setting")
+                .containsPattern("(?m)^\\| zgc-128m \\| 900\\.00 ms \\| 2000\\.00 ms \\| 2100\\.00 ms \\| 1177 of 1200 \\| 128 \\| 1171\\.9 \\| 333 \\| 80 \\| ")
+                .containsPattern("\\| 2867 \\| pauses too short \\|")
+                .contains("`ladder-gc-zgc-128m.log`");
+        assertThat(GcReport.json(List.of(zgc)).get(0)).containsEntry("setting", "zgc-128m").containsEntry("heap_mib", 128);
     }
 
     @Test

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * is built on the first run, seconds for a million orders, and kept). Without a server it fails, naming the
  * command that starts one.
  */
-@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: nineteen load runs on PostgreSQL, about two minutes: mvn -pl common-loadgen/lab-ladder test -Dladder")
+@EnabledIfSystemProperty(named = "ladder", matches = ".*", disabledReason = "the ladder: twenty-five load runs (each collector's JVM runs its rung twice) on PostgreSQL, about three minutes on a million orders: mvn -pl common-loadgen/lab-ladder test -Dladder")
 class LadderTest {
 
     @Test
-    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's; tracing every request keeps every request's trace, sampling about one in a hundred, with less allocated and written per request; the slow business code's rung under G1, ZGC and Parallel at two heap sizes, each JVM with its GC log, the small heap collecting at least as often")
+    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's; tracing every request keeps every request's trace, sampling about one in a hundred, with less allocated and written per request; the slow business code's rung under G1, ZGC and Parallel at two heap sizes, each JVM with its GC log, the small heap collecting more often")
     void ladder() throws Exception {
         LadderSettings settings = LadderSettings.from(System.getProperties());
         LabStore chosen = LabStore.fromSystem();
@@ -41,10 +41,12 @@ class LadderTest {
         List<LadderRun.RungResult> results = LadderRun.run(url, settings, log);
         Optional<LadderRun.RungResult> aside = settings.rungs().equals(Rung.LADDER)
                 ? Optional.of(LadderRun.keepAliveAside(url, settings, results.get(results.size() - 1).rung(), log)) : Optional.empty();
-        // the slow business code's rung once per collector and heap size, each in a JVM of its own (the whole ladder only)
+        // the report so far, then the slow business code's rung once per collector and heap size, each in a JVM of its own
+        // (the whole ladder only), then the report again with them: a collector run that fails leaves the ladder's report
+        Path md = LadderReport.write(ReportWriter.reportsDir(), data, settings, results, aside, List.of());
         List<CollectorRuns.Result> collectors = settings.rungs().equals(Rung.LADDER)
-                ? CollectorRuns.run(url, Rung.named(CollectorRuns.RUNG)) : List.of();
-        Path md = LadderReport.write(ReportWriter.reportsDir(), data, settings, results, aside, collectors);
+                ? CollectorRuns.run(url, Rung.named(CollectorRuns.RUNG), settings) : List.of();
+        md = LadderReport.write(ReportWriter.reportsDir(), data, settings, results, aside, collectors);
         System.out.println(Files.readString(md));
 
         assertThat(results).hasSameSizeAs(settings.rungs());
@@ -132,25 +134,23 @@ class LadderTest {
                     .isLessThan(every.business().traceBytesPerRequest());
             assertThat(first(results, "tcp-nodelay").business().flameGraphs()).as("the slow rung's flame graphs")
                     .allSatisfy(f -> assertThat(f).exists()).isNotEmpty();
-            // the collectors: every setting ran under the collector it asked for, with its GC log (a small heap may not keep
-            // up: that is shown, not judged); the small heap collected at least as often as the large one, and did collect
-            assertThat(collectors).extracting(c -> c.setup()).containsExactlyElementsOf(CollectorRuns.setups());
+            // the collectors: every setting ran under the collector and the heap it asked for, with its GC log (a small heap
+            // may not keep up: that is shown, not judged); the small heap collected more often than the large one
             for (CollectorRuns.Result c : collectors) {
-                assertThat(c.gc().collectors()).as("%s's collectors", c.setup().name())
+                assertThat(c.gc().jvm().heapMaxBytes()).as("%s's heap", c.setup().name())
+                        .isBetween((long) (0.8 * (c.setup().heapMiB() << 20)), (long) c.setup().heapMiB() << 20);
+                assertThat(c.gc().jvm().collectors()).as("%s's collectors", c.setup().name())
                         .contains(switch (c.setup().collector()) { case G1 -> "G1"; case ZGC -> "ZGC"; case PARALLEL -> "PS "; });
-                assertThat(ReportWriter.reportsDir().resolve(c.log().file())).as("%s's -Xlog:gc* file", c.setup().name())
+                assertThat(ReportWriter.reportsDir().resolve(c.gcLog())).as("%s's -Xlog:gc* file", c.setup().name())
                         .isNotEmptyFile();
-                assertThat(c.gc().allocatedBytes()).as("%s allocated", c.setup().name()).isPositive();
             }
             for (CollectorRuns.Collector collector : CollectorRuns.Collector.values()) {
                 List<CollectorRuns.Result> byHeap = collectors.stream().filter(c -> c.setup().collector() == collector).toList();
                 CollectorRuns.Result small = byHeap.get(0);
                 CollectorRuns.Result large = byHeap.get(byHeap.size() - 1);
                 assertThat(small.gc().collections()).as("%s: collections at %d MiB against %d MiB", collector,
-                        small.setup().heapMiB(), large.setup().heapMiB()).isPositive()
-                        .isGreaterThanOrEqualTo(large.gc().collections());
+                        small.setup().heapMiB(), large.setup().heapMiB()).isGreaterThan(large.gc().collections());
             }
-            assertThat(results).allSatisfy(r -> assertThat(r.server().gc().allocatedBytes()).as("%s allocated", r.rung().name()).isPositive());
             LadderRun.RungResult off = aside.orElseThrow();
             assertThat(off.load().connections().opened()).as("the aside: a connection per request")
                     .isGreaterThanOrEqualTo(off.load().requests().completed() * 9 / 10);

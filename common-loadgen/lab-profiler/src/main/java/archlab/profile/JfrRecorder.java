@@ -20,7 +20,8 @@ import jdk.jfr.Recording;
  * <p>Records {@code jdk.ExecutionSample} (CPU), {@code jdk.ObjectAllocationSample} (allocation),
  * {@code jdk.ThreadPark}, {@code jdk.JavaMonitorEnter} and {@code archlab.LockWait} (lock waits; the last from
  * {@code ProfiledLock}), all with stack traces, plus
- * {@code jdk.GarbageCollection}, {@code jdk.GCPhasePause}, {@code jdk.GCHeapSummary}, {@code jdk.CPUInformation},
+ * {@code jdk.GarbageCollection}, {@code jdk.GCPhasePause}, {@code jdk.ZAllocationStall}, {@code jdk.GCHeapSummary},
+ * {@code jdk.CPUInformation},
  * {@code jdk.ActiveSetting}, {@code jdk.VirtualThreadStart} and {@code jdk.ThreadAllocationStatistics} (without
  * stack traces) for the summaries, the allocation correction and the notes.
  * The dumped file is an ordinary {@code .jfr} that JDK Mission Control or {@code jfr print} opens.
@@ -67,6 +68,8 @@ public final class JfrRecorder implements AutoCloseable {
         r.enable(ProfileReport.PROFILED_LOCK_WAIT).withThreshold(settings.lockWaitThreshold()).withStackTrace();
         r.enable("jdk.GarbageCollection");
         r.enable("jdk.GCPhasePause");
+        // ZGC's threads waiting for memory: not pauses, so not in the two above
+        r.enable("jdk.ZAllocationStall").withThreshold(java.time.Duration.ZERO).withoutStackTrace();
         r.enable("jdk.GCHeapSummary");
         r.enable("jdk.CPUInformation").with("period", "everyChunk");
         r.enable("jdk.ActiveSetting");
