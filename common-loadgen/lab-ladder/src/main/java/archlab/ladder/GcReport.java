@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * The ladder report's garbage-collection sections: what the collector did in each rung's measured phase (the test's
  * JVM), then one rung under each collector and heap size in a JVM of its own ({@link CollectorRuns}) — collections,
- * pauses (p50, p99, the longest, their share of the phase), the JVM's allocation rate, and whether the pauses explain
- * the run's p99 ({@link GcFigures#verdict}).
+ * pauses (p50, the longest, the longest young one, their share of the phase), ZGC's allocation stalls, the JVM's
+ * allocation rate, and whether the pauses explain the run's p99 ({@link GcFigures#verdict}).
  *
  * <p>Stateless; thread-safe.
  */
@@ -39,7 +39,7 @@ final class GcReport {
             md.append("The same rung, load and data, once per collector and heap size (`-Xms` = `-Xmx`), each JVM started"
                     + " for it with `-Xlog:gc*` (the logs beside this report) and run twice: the first run warms its JIT, the"
                     + " second is the row. Latencies between rows are one run each on a shared machine: shown, not judged; a"
-                    + " heap too small for the rate shows as requests not answered.\n\n");
+                    + " heap too small for the rate shows as requests not answered (or, out of memory, stops the run).\n\n");
             md.append("| setting (GC) | p50 | p99 | p99.9 | answered | heap MiB | business KiB | JVM MiB/s | collections | pause p50 | young pause max | pause max | pause share | allocation stalls | GC and the p99 |\n");
             md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
             for (CollectorRuns.Result c : collectors) {

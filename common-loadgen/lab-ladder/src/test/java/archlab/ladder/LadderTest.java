@@ -137,10 +137,10 @@ class LadderTest {
             // the collectors: every setting ran under the collector and the heap it asked for, with its GC log (a small heap
             // may not keep up: that is shown, not judged); the small heap collected more often than the large one
             for (CollectorRuns.Result c : collectors) {
-                assertThat(c.gc().jvm().heapMaxBytes()).as("%s's heap", c.setup().name())
-                        .isBetween((long) (0.8 * (c.setup().heapMiB() << 20)), (long) c.setup().heapMiB() << 20);
+                long asked = (long) c.setup().heapMiB() << 20; // Parallel reports -Xmx less a survivor space
+                assertThat(c.gc().jvm().heapMaxBytes()).as("%s's heap", c.setup().name()).isBetween(asked * 9 / 10, asked);
                 assertThat(c.gc().jvm().collectors()).as("%s's collectors", c.setup().name())
-                        .contains(switch (c.setup().collector()) { case G1 -> "G1"; case ZGC -> "ZGC"; case PARALLEL -> "PS "; });
+                        .contains(switch (c.setup().collector()) { case G1 -> "G1"; case ZGC -> "ZGC Minor"; case PARALLEL -> "PS "; });
                 assertThat(ReportWriter.reportsDir().resolve(c.gcLog())).as("%s's -Xlog:gc* file", c.setup().name())
                         .isNotEmptyFile();
             }

@@ -43,16 +43,25 @@ public final class CollectorRuns {
             this.flag = flag;
         }
 
-        /** @return the JVM flag that selects it */
-        public String flag() {
-            return flag;
+        /**
+         * @param javaFeature the JVM's feature release ({@link Runtime.Version#feature()})
+         * @return the JVM flags that select it: ZGC generational on every release (its default from 23 on, a flag
+         *         before)
+         */
+        public List<String> flags(int javaFeature) {
+            return this == ZGC && javaFeature < 23 ? List.of(flag, "-XX:+ZGenerational") : List.of(flag);
         }
     }
 
+    /** The system property that gives the child its parent's pid: a child whose parent is gone stops at once. */
+    static final String PARENT_PROPERTY = "archlab.collectorRuns.parent";
+    /** The child's exit code when its parent is gone. */
+    static final int PARENT_GONE_EXIT = 4;
+
     /**
      * The rung run under each setup: the last whose business code is all slow while every other layer is fast
-     * (hundreds of KiB allocated per request on the full data set, so the collector has work, without the slow
-     * storage's queues); the ladder's later rungs, which cut the allocation, are the article's third remedy
+     * (about a MiB allocated per request on the full data set, so the collector has work, without the slow storage's
+     * queues); the ladder's later rungs, which cut the allocation, are the article's third remedy
      * ("在热路径上彻底消灭不必要的对象分配") and show in the per-rung GC table.
      */
     public static final String RUNG = "tcp-nodelay";
@@ -172,10 +181,11 @@ public final class CollectorRuns {
     /** @return the child JVM's command line (the database's URL goes in its environment) */
     static List<String> command(Rung rung, Setup setup, Path result, Path gcLog) {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                setup.collector().flag(), "-Xms" + setup.heapMiB() + "m", "-Xmx" + setup.heapMiB() + "m", "-Xss512k",
-                "-XX:+ExitOnOutOfMemoryError",
+                "-Xms" + setup.heapMiB() + "m", "-Xmx" + setup.heapMiB() + "m", "-Xss512k", "-XX:+ExitOnOutOfMemoryError",
                 // one file, never rotated; quoted, so that a ':' or ',' in the folder's name stays part of it
-                "-Xlog:gc*:file=\"" + gcLog + "\":uptime,level,tags:filecount=0"));
+                "-Xlog:gc*:file=\"" + gcLog + "\":uptime,level,tags:filecount=0",
+                "-D" + PARENT_PROPERTY + "=" + ProcessHandle.current().pid()));
+        command.addAll(1, setup.collector().flags(Runtime.version().feature()));
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith("ladder.") || name.startsWith("archlab.")) {
                 command.add("-D" + name + "=" + System.getProperty(name));
@@ -199,8 +209,12 @@ public final class CollectorRuns {
      *             environment ({@value #JDBC_ENV})
      */
     public static void main(String[] args) {
-        // a child whose test JVM went away stops too, rather than hold the database and the CPU
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)));
+        // a child whose test JVM went away stops too, rather than hold the database and the CPU: gone already (before this
+        // line ran), or later
+        String parentPid = System.getProperty(PARENT_PROPERTY, "");
+        ProcessHandle.of(parentPid.matches("[0-9]+") ? Long.parseLong(parentPid) : -1).filter(ProcessHandle::isAlive)
+                .ifPresentOrElse(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(PARENT_GONE_EXIT)),
+                        () -> Runtime.getRuntime().halt(PARENT_GONE_EXIT));
         int exit = 0;
         try {
             Objects.checkIndex(3, args.length);
@@ -222,6 +236,7 @@ public final class CollectorRuns {
                     + r.server().gc().verdictText(l.p50Micros(), l.p99Micros()));
         } catch (Throwable e) { // an error too (a heap too small): the exit code says so, and the output why
             System.out.println("[ladder] the collector run failed: " + e);
+            e.printStackTrace(System.out);
             exit = 1;
         }
         System.exit(exit); // Tomcat's and the pool's threads are stopped; nothing else may hold the JVM

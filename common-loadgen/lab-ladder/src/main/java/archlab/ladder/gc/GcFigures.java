@@ -190,7 +190,9 @@ public record GcFigures(Jvm jvm, int collections, Pauses pauses, Pauses youngPau
      * share of requests the pauses alone push past the p99 is {@code Σ max(0, L − e) / phase}: the pauses explain the
      * p99 when that is at least {@link #P99_SHARE}. It leaves out the queue a pause leaves behind (which can only add),
      * the collector's concurrent threads taking CPU from the requests, and ZGC's allocation stalls ({@link #stalls}):
-     * a "does not explain" says the pauses alone do not, not that the collector played no part.
+     * a "does not explain" says the pauses alone do not, not that the collector played no part. The phase runs from the
+     * first planned request to the last answer, a little longer than the arrivals' spread, so the share is a little
+     * low when the service fell behind.
      *
      * @param p50Micros the run's p50, µs
      * @param p99Micros the run's p99, µs

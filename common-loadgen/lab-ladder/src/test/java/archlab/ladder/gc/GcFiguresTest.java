@@ -2,6 +2,7 @@ package archlab.ladder.gc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
@@ -51,5 +52,33 @@ class GcFiguresTest {
         assertThat(List.of("G1New", "ParallelScavenge", "DefNew", "ZGC Minor")).allMatch(GcFigures::young);
         assertThat(List.of("G1Old", "ParallelOld", "ZGC Major", "SerialOld")).noneMatch(GcFigures::young);
         assertThat(GcFigures.young(null)).isFalse();
+    }
+
+    @Test
+    @DisplayName("a phase's figures count only the pauses and collections that started inside it, read from a real recording")
+    void window(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("phase.jfr");
+        java.time.Instant from;
+        java.time.Instant to;
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+            r.enable("jdk.GarbageCollection");
+            r.enable("jdk.GCPhasePause");
+            r.start();
+            System.gc();
+            Thread.sleep(20);
+            from = java.time.Instant.now();
+            System.gc();
+            to = java.time.Instant.now();
+            Thread.sleep(20);
+            System.gc();
+            r.stop();
+            r.dump(jfr);
+        }
+        GcFigures inside = GcFigures.read(jfr, from, to, new GcFigures.Allocation(0, 1_000_000_000L));
+        GcFigures all = GcFigures.read(jfr, java.time.Instant.EPOCH, java.time.Instant.now(), new GcFigures.Allocation(0, 1_000_000_000L));
+        // the System.gc() inside, and any collection the test JVM's other threads caused meanwhile; the two outside left out
+        assertThat(inside.collections()).isPositive();
+        assertThat(inside.pauses().count()).isPositive();
+        assertThat(all.collections()).isGreaterThanOrEqualTo(inside.collections() + 2);
     }
 }
