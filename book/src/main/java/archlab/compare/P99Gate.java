@@ -25,6 +25,10 @@ import java.util.Locale;
  * ({@code run.operations.<op>.latency.p99Micros}, HdrHistogram, µs). An operation the candidate lacks is
  * flagged; one without samples in the baseline is skipped (nothing to compare against).
  *
+ * <p>The same gate compares two baseline tables ({@link BaselineTable}, {@code kind: baseline-table}): row by row, by
+ * {@code id}, on each row's {@code latency.p99Micros} (the long run's measured window); a row the candidate lacks is
+ * flagged. A table is compared with a table only.
+ *
  * <p>Usage: {@code java -cp <classpath> archlab.compare.P99Gate baseline.json candidate.json [--threshold 0.20]}.
  * Exit status: 0 nothing flagged, 1 something flagged, 2 bad input (usage, a missing file, a file that is not
  * a run report, a bad threshold), with a message on standard error.
@@ -82,7 +86,30 @@ public final class P99Gate {
         if (!(threshold >= 0) || Double.isInfinite(threshold)) {
             throw new IllegalArgumentException("threshold must be a number ≥ 0, was " + threshold);
         }
+        if (isTable(baseline) != isTable(candidate)) {
+            throw new IllegalArgumentException("a baseline table is compared with a baseline table, a run report with a run"
+                    + " report: the baseline is " + (isTable(baseline) ? "a table" : "a run report") + ", the candidate is not");
+        }
         List<OperationP99> verdicts = new ArrayList<>();
+        if (isTable(baseline)) {
+            requireRows(baseline, "baseline");
+            requireRows(candidate, "candidate");
+            for (JsonNode row : baseline.path("rows")) {
+                JsonNode match = null;
+                for (JsonNode c : candidate.path("rows")) {
+                    if (c.path("id").asText().equals(row.path("id").asText())) {
+                        match = c;
+                    }
+                }
+                if (match != null && !match.path("load").asText().equals(row.path("load").asText())) {
+                    throw new IllegalArgumentException("row " + row.path("id").asText() + ": the candidate ran another load ("
+                            + match.path("load").asText() + ") than the baseline (" + row.path("load").asText() + ")");
+                }
+                add(verdicts, row.path("id").asText(), counted(row.path("latency")),
+                        match == null ? null : counted(match.path("latency")), threshold);
+            }
+            return verdicts;
+        }
         add(verdicts, ALL, baseline.path("run").path("latency"), candidate.path("run").path("latency"), threshold);
         for (Iterator<String> it = baseline.path("run").path("operations").fieldNames(); it.hasNext(); ) {
             String op = it.next();
@@ -91,6 +118,31 @@ public final class P99Gate {
                     candidateOp.isMissingNode() ? null : candidateOp.path("latency"), threshold);
         }
         return verdicts;
+    }
+
+    /** @return a table row's latency as a run report's: {@code requests} as {@code count} */
+    private static JsonNode counted(JsonNode latency) {
+        com.fasterxml.jackson.databind.node.ObjectNode n = JSON.createObjectNode();
+        n.put("count", latency.path("requests").asLong(0));
+        n.set("p99Micros", latency.path("p99Micros"));
+        return n;
+    }
+
+    /** Refuses a table with no rows (it would pass anything) or with one id twice (which row would be gated?). */
+    private static void requireRows(JsonNode table, String role) {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (JsonNode row : table.path("rows")) {
+            if (!ids.add(row.path("id").asText())) {
+                throw new IllegalArgumentException("the " + role + " table has the row " + row.path("id").asText() + " twice");
+            }
+        }
+        if (ids.isEmpty()) {
+            throw new IllegalArgumentException("the " + role + " table has no rows: nothing to gate");
+        }
+    }
+
+    private static boolean isTable(JsonNode tree) {
+        return tree != null && BaselineTable.KIND.equals(tree.path("kind").asText()) && tree.path("rows").isArray();
     }
 
     private static void add(List<OperationP99> out, String op, JsonNode base, JsonNode cand, double threshold) {
@@ -155,15 +207,25 @@ public final class P99Gate {
             return BAD_INPUT;
         }
         double limit = threshold;
-        List<OperationP99> verdicts = compare(baseline, candidate, limit);
-        out.printf(Locale.ROOT, "p99 gate: %s/%s (baseline, %s) vs %s/%s (candidate, %s), threshold %+.0f%%%n",
-                baseline.path("module").asText(), baseline.path("name").asText(), files.get(0),
-                candidate.path("module").asText(), candidate.path("name").asText(), files.get(1), limit * 100);
+        List<OperationP99> verdicts;
+        try {
+            verdicts = compare(baseline, candidate, limit);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return BAD_INPUT;
+        }
+        out.printf(Locale.ROOT, "p99 gate: %s (baseline, %s) vs %s (candidate, %s), threshold %+.0f%%%n", what(baseline),
+                files.get(0), what(candidate), files.get(1), limit * 100);
         verdicts.forEach(v -> out.println(v.render(limit)));
         long flagged = verdicts.stream().filter(OperationP99::flagged).count();
-        out.println(flagged == 0 ? "PASS: no operation's p99 is more than " + Math.round(threshold * 100) + "% worse"
-                : "FAIL: " + flagged + " operation(s) flagged");
+        String unit = isTable(baseline) ? "row" : "operation";
+        out.println(flagged == 0 ? "PASS: no " + unit + "'s p99 is more than " + Math.round(threshold * 100) + "% worse"
+                : "FAIL: " + flagged + " " + unit + "(s) flagged");
         return flagged == 0 ? PASS : FLAGGED;
+    }
+
+    private static String what(JsonNode tree) {
+        return isTable(tree) ? "the baseline table" : tree.path("module").asText() + "/" + tree.path("name").asText();
     }
 
     /** {@code java archlab.compare.P99Gate baseline.json candidate.json [--threshold 0.20]}; exits 0, 1 or 2. */
@@ -190,9 +252,13 @@ public final class P99Gate {
     }
 
     private static void requireReport(JsonNode tree, String role) {
+        if (isTable(tree)) {
+            return;
+        }
         if (tree == null || !tree.isObject() || !tree.path("run").path("latency").path("p99Micros").isNumber()
                 || !tree.path("run").path("operations").isObject()) {
-            throw new IllegalArgumentException(role + " is not a run report (no run.latency.p99Micros and run.operations)");
+            throw new IllegalArgumentException(role + " is not a run report (no run.latency.p99Micros and run.operations)"
+                    + " nor a baseline table (kind " + BaselineTable.KIND + ")");
         }
     }
 }

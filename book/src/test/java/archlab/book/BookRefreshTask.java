@@ -25,6 +25,7 @@ class BookRefreshTask {
         List<Path> copied = BookResults.collect(root, System.out::println);
         copied.forEach(p -> System.out.println("result " + root.relativize(p)));
         writeIncidentTable(root);
+        writeBaselineTable(root);
         // only the figures a page links to: a file nobody reads is not drawn (BookSync.check lists any left over)
         archlab.figures.Figures.run(root.resolve("book/results"), root.resolve("book/figures"), System.out::println,
                 FigureReferences.referenced(root)::contains);
@@ -51,6 +52,24 @@ class BookRefreshTask {
         BookResults.collect(root, System.out::println).forEach(p -> System.out.println("result " + root.relativize(p)));
         writeIncidentTable(root);
         writeStoresTable(root);
+        writeBaselineTable(root);
+    }
+
+    @Test
+    @DisplayName("the baseline table is rewritten from the saved long runs (-Dlong's <module>/baseline-long.json)")
+    void baselineTable() {
+        Path root = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
+        assertThat(writeBaselineTable(root)).as("a saved long run").isTrue();
+    }
+
+    /** Rewrites {@code book/results/baseline-table.md} (+ .json) from the saved long runs; @return whether there were any */
+    private static boolean writeBaselineTable(Path root) {
+        archlab.compare.BaselineTable.Table table = archlab.compare.BaselineTable.read(root.resolve("book/results"));
+        if (table.rows().isEmpty()) {
+            return false;
+        }
+        System.out.println("result " + root.relativize(archlab.compare.BaselineTable.write(root.resolve("book/results"), table)));
+        return true;
     }
 
     /** The saved baselines in memory and on PostgreSQL, each checkpoint's pair side by side: {@code book/results/stores.md} (+ .json). */

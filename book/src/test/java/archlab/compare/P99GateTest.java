@@ -93,6 +93,67 @@ class P99GateTest {
         assertBad(new String[] {base, base, "--fast"}, "unknown option --fast");
     }
 
+    private String table(String name, long... p99s) {
+        StringBuilder rows = new StringBuilder();
+        for (int i = 0; i < p99s.length; i++) {
+            rows.append(i == 0 ? "" : ", ").append(String.format(java.util.Locale.ROOT,
+                    "{\"id\": \"m%d/baseline\", \"latency\": {\"requests\": 180000, \"meanMicros\": 900.0,"
+                            + " \"p99Micros\": %d, \"p999Micros\": %d}}", i + 1, p99s[i], p99s[i] * 2));
+        }
+        return HandMadeReports.write(dir, name, "{\"kind\": \"baseline-table\", \"rows\": [" + rows + "]}").toString();
+    }
+
+    @Test
+    @DisplayName("two baseline tables are gated row by row: the saved one against itself passes (exit 0), a made-up 25 % regression of it fails (exit 1), a row the candidate lacks is flagged")
+    void baselineTables() {
+        String saved = table("table.json", 7_000, 200_000, 9_000);
+        assertThat(gate(saved, saved)).isEqualTo(P99Gate.PASS);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("the baseline table").contains("PASS: no row's p99");
+
+        String regressed = dir.resolve("regressed.json").toString();
+        assertThat(MadeUpRegression.run(new String[] {saved, "1.25", regressed}, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8))).isZero();
+        out.reset();
+        assertThat(gate(saved, regressed)).isEqualTo(P99Gate.FLAGGED);
+        assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("m2/baseline +baseline_p99=200\\.000ms"
+                + " candidate_p99=250\\.000ms change=\\+25\\.0% FLAGGED").contains("FAIL: 3 row(s) flagged");
+        out.reset();
+        assertThat(gate(saved, regressed, "--threshold", "0.30")).isEqualTo(P99Gate.PASS);
+
+        out.reset();
+        assertThat(gate(saved, table("fewer.json", 7_000, 200_000))).isEqualTo(P99Gate.FLAGGED);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("m3/baseline").contains("candidate_p99=missing");
+    }
+
+    @Test
+    @DisplayName("a table against a run report, an empty table, a row twice, a row of another load, a made-up regression of something not a table or by a bad factor: exit 2 with a message, nothing written")
+    void tablesBadInput() {
+        String saved = table("table.json", 7_000);
+        String report = file("base.json", 10_000, 6_000, null);
+        assertBad(new String[] {saved, report}, "a baseline table is compared with a baseline table");
+        assertBad(new String[] {report, saved}, "a baseline table is compared with a baseline table");
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        Path target = dir.resolve("never.json");
+        assertThat(MadeUpRegression.run(new String[] {report, "1.25", target.toString()}, o, e)).isEqualTo(P99Gate.BAD_INPUT);
+        assertThat(MadeUpRegression.run(new String[] {saved, "-1", target.toString()}, o, e)).isEqualTo(P99Gate.BAD_INPUT);
+        assertThat(MadeUpRegression.run(new String[] {saved, "lots", target.toString()}, o, e)).isEqualTo(P99Gate.BAD_INPUT);
+        assertThat(MadeUpRegression.run(new String[] {saved}, o, e)).isEqualTo(P99Gate.BAD_INPUT);
+        assertThat(target).doesNotExist();
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("not a baseline table").contains("FACTOR must be a number > 0")
+                .contains("usage: MadeUpRegression");
+        String empty = HandMadeReports.write(dir, "empty.json", "{\"kind\": \"baseline-table\", \"rows\": []}").toString();
+        assertBad(new String[] {empty, empty}, "has no rows");
+        String twice = HandMadeReports.write(dir, "twice.json", "{\"kind\": \"baseline-table\", \"rows\": ["
+                + "{\"id\": \"a\", \"latency\": {\"requests\": 1, \"p99Micros\": 5}},"
+                + " {\"id\": \"a\", \"latency\": {\"requests\": 1, \"p99Micros\": 9}}]}").toString();
+        assertBad(new String[] {saved, twice}, "the row a twice");
+        String otherLoad = HandMadeReports.write(dir, "other.json", "{\"kind\": \"baseline-table\", \"rows\": ["
+                + "{\"id\": \"m1/baseline\", \"load\": \"9 req/s\", \"latency\": {\"requests\": 1, \"p99Micros\": 5}}]}")
+                .toString();
+        assertBad(new String[] {saved, otherLoad}, "the candidate ran another load");
+    }
+
     private void assertBad(String[] args, String message) {
         err.reset();
         assertThat(gate(args)).as(String.join(" ", args)).isEqualTo(P99Gate.BAD_INPUT);

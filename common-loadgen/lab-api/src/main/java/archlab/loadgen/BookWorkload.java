@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * number through the book's multiplicative mix, so that every run of every module performs the same
  * operations in the same order. Get reads a pre-created order chosen by the same mix; pay takes the
  * pre-created orders in order, once each (so "paid twice" never pollutes the failures; a caller's retry of a pay
- * pays the same order again, as a real client's would), and an
+ * pays the same order again, as a real client's would), then, in a run longer than the pool lasts, the orders the
+ * run's own creates made, oldest first, once each; an
  * exhausted pool is its own outcome ({@link PoolExhaustedException}), never a silent success.
  *
  * <p>Thread-safety: {@link #execute} is safe from many threads; {@link #prepare} runs once, before.
@@ -40,8 +41,12 @@ public final class BookWorkload implements Workload {
     private final OrderTarget target;
     private final List<String> pool;
     private final AtomicInteger nextToPay = new AtomicInteger();
-    /** The pool index each pay request took: a caller's retry of request n pays the order its first attempt paid. */
-    private final Map<Long, Integer> payIndexBySequence = new ConcurrentHashMap<>();
+    /** The order each pay request took: a caller's retry of request n pays the order its first attempt paid. */
+    private final Map<Long, String> payOrderBySequence = new ConcurrentHashMap<>();
+    /** Orders the run's own creates made, oldest first: what pays take once the pool ran out (a long run's). */
+    private final java.util.Queue<String> createdInTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /** Orders created in the run that a pay took, in the order they were taken. */
+    private final java.util.Queue<String> paidFromTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     private BookWorkload(OrderTarget target, List<String> pool) {
         this.target = target;
@@ -80,17 +85,32 @@ public final class BookWorkload implements Workload {
     @Override
     public void execute(long sequence, String operation, RequestContext ctx) throws Exception {
         switch (operation) {
-            case CREATE -> target.create(ctx);
+            case CREATE -> createdInTheRun.add(target.create(ctx));
             case GET -> target.get(ctx, pool.get((int) (mix(sequence + 7) % pool.size())));
             case PAY -> {
-                int i = payIndexBySequence.computeIfAbsent(sequence, n -> nextToPay.getAndIncrement());
-                if (i >= pool.size()) {
-                    throw new PoolExhaustedException("all " + pool.size() + " pre-created orders were paid");
+                String id = payOrderBySequence.computeIfAbsent(sequence, n -> nextToPay());
+                if (id == null) {
+                    throw new PoolExhaustedException("all " + pool.size() + " pre-created orders and every order the run"
+                            + " created were paid");
                 }
-                target.pay(ctx, pool.get(i));
+                target.pay(ctx, id);
             }
             default -> throw new IllegalArgumentException("unknown operation " + operation);
         }
+    }
+
+    /** @return the next order to pay: the pool's next, then the oldest the run created; null when none is left */
+    private String nextToPay() {
+        int i = nextToPay.getAndIncrement();
+        if (i < pool.size()) {
+            return pool.get(i);
+        }
+        nextToPay.decrementAndGet(); // past the pool the count is the pool's size: a long run cannot overflow it
+        String created = createdInTheRun.poll();
+        if (created != null) {
+            paidFromTheRun.add(created);
+        }
+        return created;
     }
 
     /**
@@ -106,13 +126,21 @@ public final class BookWorkload implements Workload {
         return target;
     }
 
-    /** @return the pre-created order ids, in pay order */
+    /**
+     * @return the orders pays draw on, in pay order: the pre-created ones, then those the run created that a pay took
+     *         once the pre-created ones ran out (a run longer than the book's: 4,000 orders last about 10 s of its load)
+     */
     public List<String> pool() {
-        return pool;
+        if (paidFromTheRun.isEmpty()) {
+            return pool;
+        }
+        List<String> all = new ArrayList<>(pool);
+        all.addAll(paidFromTheRun);
+        return List.copyOf(all);
     }
 
-    /** @return how many pays took an order from the pool so far */
+    /** @return how many pays took an order so far: from the pre-created pool, then from the run's own creates */
     public int paysTaken() {
-        return Math.min(nextToPay.get(), pool.size());
+        return Math.min(nextToPay.get(), pool.size()) + paidFromTheRun.size();
     }
 }

@@ -56,8 +56,9 @@ record BookLoad(RunResult run, MoneyEvidence money, Duration timeout, long paidO
             BookWorkload workload = BookWorkload.prepare(target(port, in), BookWorkload.DEFAULT_POOL);
             RunResult run = new OpenLoopRunner().run(LoadSpec.book().withTimeout(timeout).withRate(GRADED_RATE), workload);
             Bench.eventually(SETTLE, () -> downstream.ledger().chargedButNot(port::isPaid) == 0);
-            MoneyEvidence money = MoneyEvidence.measure(downstream, workload.pool(), port::isPaid, id -> 1);
-            long paidOnce = workload.pool().subList(0, workload.paysTaken()).stream()
+            java.util.List<String> pool = workload.pool(); // one read: the orders paid and the count agree
+            MoneyEvidence money = MoneyEvidence.measure(downstream, pool, port::isPaid, id -> 1);
+            long paidOnce = pool.subList(0, Math.min(pool.size(), workload.paysTaken())).stream()
                     .filter(id -> port.isPaid(id) && downstream.ledger().chargesFor(id).size() == 1).count();
             return new BookLoad(run, money, timeout, paidOnce);
         }

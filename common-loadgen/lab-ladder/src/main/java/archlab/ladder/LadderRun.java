@@ -336,14 +336,14 @@ public final class LadderRun {
         }
     }
 
-    private static void drain(ServerSegments segments, Rung rung, String phase) {
+    static void drain(ServerSegments segments, Rung rung, String phase) {
         if (!segments.awaitIdle(DRAIN)) {
             throw new IllegalStateException("rung " + rung.name() + ": requests of the " + phase + " were still in the servlet "
                     + DRAIN.toSeconds() + " s after it ended");
         }
     }
 
-    private static LoopbackTomcat server(Rung rung, RecentOrdersServlet servlet, ServerExecutor executor) {
+    static LoopbackTomcat server(Rung rung, RecentOrdersServlet servlet, ServerExecutor executor) {
         LoopbackTomcat.Builder b = LoopbackTomcat.serving(servlet, HttpErrors::body).executor(executor);
         b = rung.network().keepAlive() ? b.unlimitedKeepAliveRequests() : b.oneRequestPerConnection();
         return rung.network().tcpNoDelay() ? b.start() : b.nagle().start();

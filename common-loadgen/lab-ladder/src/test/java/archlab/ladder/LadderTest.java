@@ -7,7 +7,10 @@ import archlab.db.ladder.LadderDataSet;
 import archlab.ladder.compute.ComputeSegments.Stage;
 import archlab.ladder.gc.CollectorRuns;
 import archlab.report.ReportWriter;
+import archlab.run.LabProperties;
 import archlab.run.LabStore;
+import archlab.run.LongRunReport;
+import archlab.run.LongRunSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,9 +28,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class LadderTest {
 
     @Test
-    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's; tracing every request keeps every request's trace, sampling about one in a hundred, with less allocated and written per request; the slow business code's rung under G1, ZGC and Parallel at two heap sizes, each JVM with its GC log, the small heap collecting more often")
+    @DisplayName("the ladder runs every rung under the same load, each with its own p99; the covering index's plan is an Index Only Scan that the start's is not; Nagle's stalled p50 is at least 10× TCP_NODELAY's; the keep-alive aside opens a connection per request; the business-code rungs: less allocated in the tag, the mapping and the log, each at its rung, the body smaller on the wire with protobuf, and the slow code's libraries in the slow rung's allocation profile, Dozer gone from the fast one's; tracing every request keeps every request's trace, sampling about one in a hundred, with less allocated and written per request; the slow business code's rung under G1, ZGC and Parallel at two heap sizes, each JVM with its GC log, the small heap collecting more often; with -Dlong, the first and last rung also run the article's 3 minutes, the measured window as long as asked, a p99 per phase")
     void ladder() throws Exception {
         LadderSettings settings = LadderSettings.from(System.getProperties());
+        Optional<LongRunSettings> longRun = LongRunSettings.from(System.getProperties(), LabProperties.fromSystem())
+                .filter(l -> l.covers("ladder"));
+        longRun.ifPresent(l -> LadderLongRun.check(settings, l)); // before minutes of ladder, not after
         LabStore chosen = LabStore.fromSystem();
         LabStore store = new LabStore(StoreKind.POSTGRES, chosen.jdbcUrl(), chosen.urlSource(), chosen.poolSize());
         store.unavailable().ifPresent(why -> {
@@ -48,6 +54,19 @@ class LadderTest {
                 ? CollectorRuns.run(url, Rung.named(CollectorRuns.RUNG), settings) : List.of();
         md = LadderReport.write(ReportWriter.reportsDir(), data, settings, results, aside, collectors);
         System.out.println(Files.readString(md));
+        // -Dlong: the article's rule on the ladder's first and last rung, each beside its short run above
+        if (longRun.isPresent()) {
+            for (LadderRun.RungResult r : results.size() == 1 ? results : List.of(results.get(0), results.get(results.size() - 1))) {
+                LongRunReport report = LadderLongRun.run(url, settings, longRun.get(), r, ReportWriter.reportsDir(), System.out::println);
+                LongRunReport.Window measured = report.window(LongRunReport.MEASURED);
+                assertThat(measured.seconds()).as("%s: the measured window", r.rung().name())
+                        .isGreaterThanOrEqualTo(longRun.get().measured().toMillis() / 1e3 * 0.95);
+                assertThat(report.slices().p99sMicros()).as("%s: a p99 per phase", r.rung().name())
+                        .hasSize(LadderLongRun.phases(longRun.get().measured(), settings.measure()));
+                assertThat(measured.latency().requests()).as("%s: the rate's requests", r.rung().name())
+                        .isGreaterThanOrEqualTo((long) (0.9 * settings.rate() * longRun.get().measured().toSeconds()));
+            }
+        }
 
         assertThat(results).hasSameSizeAs(settings.rungs());
         for (LadderRun.RungResult r : results) {

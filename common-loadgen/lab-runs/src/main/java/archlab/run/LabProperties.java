@@ -182,11 +182,21 @@ public final class LabProperties {
                 }
             });
 
+    /** The long run's warm-up ({@code -Dlong}, {@link LongRunSettings}). */
+    public static final Key<Duration> LONG_WARMUP = new Key<>("lab.long.warmup",
+            "-Dlong's unmeasured load before its measured window (0s for none)", "30s", LabValueParsers::duration);
+    /** The long run's measured window. */
+    public static final Key<Duration> LONG_MEASURED = new Key<>("lab.long.measured",
+            "-Dlong's measured window (the article's rule: 2 minutes)", "120s", LabValueParsers::duration);
+    /** The long run's stability window, after the measured one. */
+    public static final Key<Duration> LONG_STABILITY = new Key<>("lab.long.stability",
+            "-Dlong's stability window after the measured one", "30s", LabValueParsers::duration);
+
     /** Every known key, in the order docs/load-and-transport.md lists them. */
     public static final List<Key<?>> KEYS = List.of(RATE, DURATION, TIMEOUT, THREADS, ARRIVAL, WARMUP, JIT_WARMUP, TRACE,
             INTERVAL, REPEAT, PROFILE, TRANSPORT, SERVER_THREADS, LOOP, LOOP_CONNECTIONS, SERVE_PORT, SERVE_SECONDS,
             CRASH_KILLS, CRASH_SEED, LabStore.STORE, LabStore.JDBC_URL, LabStore.DB_POOL, LabCache.CACHE, LabCache.REDIS_URL,
-            SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS);
+            SWEEP_RATES, SWEEP_DURATION, SWEEP_WARMUP, SWEEP_ATTEMPTS, LONG_WARMUP, LONG_MEASURED, LONG_STABILITY);
 
     /** The closed loop's connections unless {@code -Dlab.loop.connections} says otherwise: wrk's -c200 in the article. */
     public static final int DEFAULT_CONNECTIONS = 200;

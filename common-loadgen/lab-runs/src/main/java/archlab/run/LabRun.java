@@ -69,6 +69,7 @@ public final class LabRun implements LabOverrides<LabRun> {
     private archlab.db.StoreKind store = archlab.db.StoreKind.MEMORY;
     private archlab.redis.CacheKind cache = archlab.redis.CacheKind.LOCAL;
     private String changedSettings = "";
+    private Optional<LongRunSettings> longRun = Optional.empty();
 
     /** What a run's report name gets with {@code -Dlab.store=postgres}: {@code baseline-postgres}, {@code baseline-http-postgres}. */
     public static final String POSTGRES_SUFFIX = "-postgres";
@@ -141,6 +142,15 @@ public final class LabRun implements LabOverrides<LabRun> {
 
     public LabRun output(Consumer<String> sink) {
         this.out = sink;
+        return this;
+    }
+
+    /** Applies the {@code lab.*} keys of {@code p} and its {@code -Dlong} ({@link LongRunSettings}); all or nothing. */
+    @Override
+    public LabRun withOverrides(java.util.Properties p) {
+        Optional<LongRunSettings> asked = LongRunSettings.from(p, LabProperties.read(p));
+        withOverrides(LabProperties.read(p));
+        longRun = asked;
         return this;
     }
 
@@ -231,13 +241,22 @@ public final class LabRun implements LabOverrides<LabRun> {
      * run (with the spread over all runs when there is more than one).
      */
     public Reports run(Supplier<? extends LabFixture> freshFixture) {
-        List<RunReport> reports = new ArrayList<>();
-        ProfileReport profile = null;
         String name = reportName();
         Path jfr = reportsDir.resolve(name + ".jfr");
         Supplier<LabFixture> reached = () -> inTheChosenStore(transport.wrap(freshFixture.get()));
         // a request's trace does not cross the wire: over HTTP the runner would only see one unmarked segment
         LoadSpec spec = transport.kind() == Transport.Kind.HTTP ? this.spec.withTraceEvery(0) : this.spec;
+        Optional<LongRun> longForm = longRun.flatMap(l -> LongRun.of(l, module, this.name, name, out));
+        try (LongRun.Pending pending = LongRun.pending(longForm, spec, reached)) { // its fixture made first: see LongRun
+            Reports reports = runShort(name, jfr, reached, spec);
+            pending.run(spec, reports.report(), reportsDir);
+            return reports;
+        }
+    }
+
+    private Reports runShort(String name, Path jfr, Supplier<LabFixture> reached, LoadSpec spec) {
+        List<RunReport> reports = new ArrayList<>();
+        ProfileReport profile = null;
         WarmUp warmUp = jitWarmUp.before(module + "/" + name, jitWarmUpLength, spec, reached, timeline, out);
         for (int i = 1; i <= repetitions; i++) {
             if (repetitions > 1) {

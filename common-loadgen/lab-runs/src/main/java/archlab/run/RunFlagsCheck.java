@@ -26,6 +26,7 @@ public final class RunFlagsCheck {
     public static void main(String[] args) {
         try {
             LabProperties lab = LabProperties.fromSystem();
+            LongRunSettings.from(System.getProperties(), lab); // a lab.long.* without -Dlong, a bad -Dlong=…
             if (System.getProperty("serve") != null) {
                 lab.get(LabProperties.SERVE_PORT).ifPresent(port ->
                         LoopbackPort.requireFree(LabProperties.SERVE_PORT.property(), port));

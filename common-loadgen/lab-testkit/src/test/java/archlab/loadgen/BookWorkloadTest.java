@@ -148,6 +148,27 @@ class BookWorkloadTest {
     }
 
     @Test
+    @DisplayName("once the pool is paid, pays take the orders the run created, oldest first, each once (a retry the same one), then the pool is exhausted; pool() and paysTaken() count them")
+    void paysPastThePoolTakeTheRunsOwnCreates() throws Exception {
+        FakeTarget target = new FakeTarget();
+        BookWorkload w = BookWorkload.prepare(target, 2); // o1, o2
+        w.execute(1, BookWorkload.CREATE, ctx(1)); // o3
+        w.execute(2, BookWorkload.CREATE, ctx(2)); // o4
+        for (long seq = 10; seq < 14; seq++) {
+            w.execute(seq, BookWorkload.PAY, ctx(seq));
+        }
+        w.execute(13, BookWorkload.PAY, ctx(13)); // a retry of the last pay: the same order again
+        assertThat(target.paid).containsExactly("o1", "o2", "o3", "o4", "o4");
+        assertThatThrownBy(() -> w.execute(14, BookWorkload.PAY, ctx(14))).isInstanceOf(PoolExhaustedException.class)
+                .hasMessageContaining("every order the run created");
+        assertThat(w.pool()).containsExactly("o1", "o2", "o3", "o4");
+        assertThat(w.paysTaken()).isEqualTo(4);
+        w.execute(3, BookWorkload.CREATE, ctx(3)); // o5: pays go on once creates made more
+        w.execute(15, BookWorkload.PAY, ctx(15));
+        assertThat(target.paid).endsWith("o5");
+    }
+
+    @Test
     @DisplayName("a caller's retry of a pay (the same sequence number) pays the same order again; the next request pays the next order")
     void aRetryPaysTheSameOrder() throws Exception {
         FakeTarget target = new FakeTarget();
