@@ -40,17 +40,26 @@ public final class BookWorkload implements Workload {
 
     private final OrderTarget target;
     private final List<String> pool;
-    private final AtomicInteger nextToPay = new AtomicInteger();
-    /** The order each pay request took: a caller's retry of request n pays the order its first attempt paid. */
-    private final Map<Long, String> payOrderBySequence = new ConcurrentHashMap<>();
-    /** Orders the run's own creates made, oldest first: what pays take once the pool ran out (a long run's). */
-    private final java.util.Queue<String> createdInTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    /** Orders created in the run that a pay took, in the order they were taken. */
-    private final java.util.Queue<String> paidFromTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Draws draws;
 
-    private BookWorkload(OrderTarget target, List<String> pool) {
+    /**
+     * What the run drew: shared by a workload and its {@link #via} copy, so that the fixture that owns the first sees
+     * the orders the second paid.
+     */
+    private static final class Draws {
+        final AtomicInteger nextToPay = new AtomicInteger();
+        /** The order each pay request took: a caller's retry of request n pays the order its first attempt paid. */
+        final Map<Long, String> payOrderBySequence = new ConcurrentHashMap<>();
+        /** Orders the run's own creates made, oldest first: what pays take once the pool ran out (a long run's). */
+        final java.util.Queue<String> createdInTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        /** Orders created in the run that a pay took, in the order they were taken. */
+        final java.util.Queue<String> paidFromTheRun = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    }
+
+    private BookWorkload(OrderTarget target, List<String> pool, Draws draws) {
         this.target = target;
         this.pool = pool;
+        this.draws = draws;
     }
 
     /**
@@ -65,7 +74,7 @@ public final class BookWorkload implements Workload {
         for (int i = 0; i < poolSize; i++) {
             ids.add(target.create(RequestContext.background()));
         }
-        return new BookWorkload(target, List.copyOf(ids));
+        return new BookWorkload(target, List.copyOf(ids), new Draws());
     }
 
     /** The book's mix: {@code (n·0x9e3779b97f4a7c15 + 0xbf58476d1ce4e5b9) >> 17} on unsigned 64 bits. */
@@ -85,10 +94,10 @@ public final class BookWorkload implements Workload {
     @Override
     public void execute(long sequence, String operation, RequestContext ctx) throws Exception {
         switch (operation) {
-            case CREATE -> createdInTheRun.add(target.create(ctx));
+            case CREATE -> draws.createdInTheRun.add(target.create(ctx));
             case GET -> target.get(ctx, pool.get((int) (mix(sequence + 7) % pool.size())));
             case PAY -> {
-                String id = payOrderBySequence.computeIfAbsent(sequence, n -> nextToPay());
+                String id = draws.payOrderBySequence.computeIfAbsent(sequence, n -> nextToPay());
                 if (id == null) {
                     throw new PoolExhaustedException("all " + pool.size() + " pre-created orders and every order the run"
                             + " created were paid");
@@ -101,24 +110,25 @@ public final class BookWorkload implements Workload {
 
     /** @return the next order to pay: the pool's next, then the oldest the run created; null when none is left */
     private String nextToPay() {
-        int i = nextToPay.getAndIncrement();
+        int i = draws.nextToPay.getAndIncrement();
         if (i < pool.size()) {
             return pool.get(i);
         }
-        nextToPay.decrementAndGet(); // past the pool the count is the pool's size: a long run cannot overflow it
-        String created = createdInTheRun.poll();
+        draws.nextToPay.decrementAndGet(); // past the pool the count is the pool's size: a long run cannot overflow it
+        String created = draws.createdInTheRun.poll();
         if (created != null) {
-            paidFromTheRun.add(created);
+            draws.paidFromTheRun.add(created);
         }
         return created;
     }
 
     /**
-     * The same pool, drawn on afresh, through another port: e.g. the same service over HTTP. The pays start again from
-     * the pool's first order, so call it before this workload ran.
+     * The same pool through another port: e.g. the same service over HTTP. The copy shares what the run draws (the next
+     * order to pay, the orders the run created and paid), so this workload's {@link #pool()} and {@link #paysTaken()}
+     * count the copy's pays; call it before either ran.
      */
     public BookWorkload via(OrderTarget other) {
-        return new BookWorkload(java.util.Objects.requireNonNull(other, "other"), pool);
+        return new BookWorkload(java.util.Objects.requireNonNull(other, "other"), pool, draws);
     }
 
     /** @return the port this workload calls */
@@ -131,16 +141,16 @@ public final class BookWorkload implements Workload {
      *         once the pre-created ones ran out (a run longer than the book's: 4,000 orders last about 10 s of its load)
      */
     public List<String> pool() {
-        if (paidFromTheRun.isEmpty()) {
+        if (draws.paidFromTheRun.isEmpty()) {
             return pool;
         }
         List<String> all = new ArrayList<>(pool);
-        all.addAll(paidFromTheRun);
+        all.addAll(draws.paidFromTheRun);
         return List.copyOf(all);
     }
 
     /** @return how many pays took an order so far: from the pre-created pool, then from the run's own creates */
     public int paysTaken() {
-        return Math.min(nextToPay.get(), pool.size()) + paidFromTheRun.size();
+        return Math.min(draws.nextToPay.get(), pool.size()) + draws.paidFromTheRun.size();
     }
 }

@@ -104,13 +104,14 @@ public final class LadderLongRun {
     }
 
     /**
-     * Checks, before the ladder runs, that the long run's windows are whole numbers of the ladder's phases.
+     * Checks, before the ladder runs, that the long run's measured and stability windows are whole numbers of the
+     * ladder's phases (the warm-up runs as one phase of its own length).
      *
      * @throws IllegalArgumentException naming the window and the phase otherwise
      */
     public static void check(LadderSettings settings, LongRunSettings windows) {
         long phase = settings.measure().toMillis();
-        for (Duration d : List.of(windows.warmup(), windows.measured(), windows.stability())) {
+        for (Duration d : List.of(windows.measured(), windows.stability())) {
             if (d.toMillis() % phase != 0 || d.toNanos() % 1_000_000 != 0) {
                 throw new IllegalArgumentException("-Dlong on the ladder runs each window as phases of -Dladder.seconds="
                         + settings.measure().toSeconds() + ": every window must be a whole number of them, and " + d + " is not");

@@ -64,14 +64,15 @@ public record LongRunReport(Run run, LongRunSettings settings, List<Window> wind
      * @param trustFactor             {@link #shortRunTrustFactor()}
      * @param shortRunInsideTheSlices {@link #shortRunInsideTheSlices()}
      * @param stable                  {@link #stable()}
+     * @param judged                  {@link #judged()}: false when there was no slice, and the other three say nothing
      */
-    public record Verdict(double trustFactor, boolean shortRunInsideTheSlices, boolean stable) {
+    public record Verdict(double trustFactor, boolean shortRunInsideTheSlices, boolean stable, boolean judged) {
     }
 
     /** @return the verdicts, written into the JSON as {@code verdict} */
     @com.fasterxml.jackson.annotation.JsonProperty("verdict")
     public Verdict verdict() {
-        return new Verdict(shortRunTrustFactor(), shortRunInsideTheSlices(), stable());
+        return new Verdict(shortRunTrustFactor(), shortRunInsideTheSlices(), stable(), judged());
     }
 
     /** A window's latency figures, µs: its requests, mean and percentiles (completed, timed-out and failed ones). */

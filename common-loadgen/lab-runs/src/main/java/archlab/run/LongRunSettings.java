@@ -89,9 +89,12 @@ public record LongRunSettings(Duration warmup, Duration measured, Duration stabi
             return Optional.empty();
         }
         String value = p.getProperty(FLAG).trim();
-        java.util.Set<String> runs = value.isEmpty() || value.equals("true") ? java.util.Set.of()
+        java.util.Set<String> runs = value.isEmpty() || value.equals("true") || value.equals("false") ? java.util.Set.of()
                 : java.util.Arrays.stream(value.split(",")).map(String::trim).filter(n -> !n.isEmpty())
                         .map(LongRunSettings::runName).collect(java.util.stream.Collectors.toSet());
+        if (value.equals("false")) {
+            throw new IllegalArgumentException("-Dlong=false: leave -Dlong out for short runs only");
+        }
         if (!value.isEmpty() && !value.equals("true") && runs.isEmpty()) {
             throw new IllegalArgumentException("-Dlong='" + value + "' names no run: -Dlong for every run, -Dlong=baseline for one");
         }

@@ -131,6 +131,7 @@ public record Transport(Kind kind, ServerThreads threads) {
         private final HttpOrderTarget client;
         private final Workload workload;
         private final String described;
+        private boolean stopped;
 
         OverTheWire(LabFixture inner, OrderHttpServer server, HttpOrderTarget client, Workload workload, String described) {
             this.inner = inner;
@@ -157,12 +158,21 @@ public record Transport(Kind kind, ServerThreads threads) {
         @Override
         public void afterRun() {
             try {
-                if (client != null) {
-                    client.close();
-                    server.close();
-                }
+                stopServer();
             } finally {
                 inner.afterRun();
+            }
+        }
+
+        /** Stops the client and the server, once: after the run, or at close when the run never ended (it failed). */
+        private void stopServer() {
+            if (client != null && !stopped) {
+                stopped = true;
+                try {
+                    client.close();
+                } finally {
+                    server.close();
+                }
             }
         }
 
@@ -178,7 +188,11 @@ public record Transport(Kind kind, ServerThreads threads) {
 
         @Override
         public void close() {
-            inner.close();
+            try {
+                stopServer(); // a fixture made and never run (a long run's, when the short run failed) stops its server too
+            } finally {
+                inner.close();
+            }
         }
 
         @Override

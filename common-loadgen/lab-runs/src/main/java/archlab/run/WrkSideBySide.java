@@ -142,6 +142,7 @@ public final class WrkSideBySide {
                 .withWarmup(WARM_UP);
         List<String> serverLines = new ArrayList<>();
         Loads loads;
+        List<String> preCreated = List.copyOf(book.pool()); // before the loops: their pays may take orders they created
         try (fixture) {
             // the server serves the fixture from before its beforeRun to after the loads, and stops before its afterRun
             Served served = new Served(OrderHttpServer.start(book.target(), ServerThreads.PLATFORM));
@@ -158,7 +159,7 @@ public final class WrkSideBySide {
                 if (wrk.isPresent()) {
                     // fresh orders for wrk's pays, created over the wire before it starts: the pre-created pool was paid
                     // by the loops before it, and a pay of a paid order is a 409, not the work the other rows did
-                    byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, book.pool().size()),
+                    byWrk = Optional.of(Wrk.run(wrk.get(), server.baseUri(), freshOrders(client, preCreated.size()),
                             duration, spec.timeout().toMillis(), connections));
                     serverLines.add("server after wrk: " + server.serverLine());
                 } else {
@@ -167,7 +168,7 @@ public final class WrkSideBySide {
                 // Hyperfoil's gets read the book's pool; its pays take orders its creates made, these fresh ones when none waits
                 HyperfoilBenchmark hf = HyperfoilBenchmark.builder().base(server.baseUri()).ratePerSecond(spec.ratePerSecond())
                         .warmUp(WARM_UP).duration(duration).timeout(spec.timeout()).connections(connections)
-                        .getIds(book.pool()).payIds(freshOrders(client, book.pool().size())).build();
+                        .getIds(preCreated).payIds(freshOrders(client, preCreated.size())).build();
                 Files.createDirectories(reportsDir);
                 Files.writeString(reportsDir.resolve(hf.name() + ".hf.yaml"), hf.yaml());
                 HyperfoilRun.Figures byHyperfoil = HyperfoilRun.run(hf);

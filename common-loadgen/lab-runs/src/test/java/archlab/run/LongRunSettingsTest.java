@@ -67,6 +67,7 @@ class LongRunSettingsTest {
         assertThatThrownBy(() -> from(props("long", "", "lab.long.measure", "10s"))).hasMessageContaining("lab.long.measured");
         assertThatThrownBy(() -> from(props("long", "../etc"))).hasMessageContaining("-Dlong=../etc");
         assertThatThrownBy(() -> from(props("long", ","))).hasMessageContaining("names no run");
+        assertThatThrownBy(() -> from(props("long", "false"))).hasMessageContaining("leave -Dlong out");
         assertThatThrownBy(() -> from(props("long", "", "lab.long.measured", "PT2H"))).hasMessageContaining("at most 60 minutes");
     }
 

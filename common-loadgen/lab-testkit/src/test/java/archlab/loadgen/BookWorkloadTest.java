@@ -169,6 +169,21 @@ class BookWorkloadTest {
     }
 
     @Test
+    @DisplayName("a via() copy shares what the run draws: the original's pool() and paysTaken() count the orders the copy created and paid")
+    void viaSharesTheDraws() throws Exception {
+        FakeTarget target = new FakeTarget();
+        BookWorkload w = BookWorkload.prepare(target, 1); // o1
+        FakeTarget other = new FakeTarget();
+        BookWorkload copy = w.via(other);
+        copy.execute(1, BookWorkload.PAY, ctx(1)); // o1, through the other port
+        copy.execute(2, BookWorkload.CREATE, ctx(2)); // the other port's o1
+        copy.execute(3, BookWorkload.PAY, ctx(3));
+        assertThat(other.paid).containsExactly("o1", "o1");
+        assertThat(w.paysTaken()).isEqualTo(2);
+        assertThat(w.pool()).hasSize(2);
+    }
+
+    @Test
     @DisplayName("a caller's retry of a pay (the same sequence number) pays the same order again; the next request pays the next order")
     void aRetryPaysTheSameOrder() throws Exception {
         FakeTarget target = new FakeTarget();
