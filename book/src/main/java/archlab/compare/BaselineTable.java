@@ -1,6 +1,8 @@
 package archlab.compare;
 
 import archlab.report.ReportWriter;
+import archlab.run.LongRunReport;
+import archlab.run.LongRunSettings;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -122,11 +124,12 @@ public final class BaselineTable {
         double gc = seconds == 0 ? 0 : measured.path("process").path("gcPauses").asLong() * 60.0 / seconds;
         boolean rule = true; // the article's rule, by the windows' seconds as run (a phase rounded short would not keep it)
         for (JsonNode w : r.path("windows")) {
-            double needed = switch (w.path("name").asText()) {
-                case "measured" -> 120;
-                default -> 30;
+            java.time.Duration needed = switch (w.path("name").asText()) {
+                case LongRunReport.WARMUP -> LongRunSettings.ARTICLE.warmup();
+                case LongRunReport.MEASURED -> LongRunSettings.ARTICLE.measured();
+                default -> LongRunSettings.ARTICLE.stability();
             };
-            rule &= w.path("seconds").asDouble() >= needed - 0.5;
+            rule &= w.path("seconds").asDouble() >= needed.toMillis() / 1e3 - 0.5;
         }
         return new Row(run.path("module").asText() + "/" + run.path("name").asText(), load,
                 new Latency(requests, l.path("meanMicros").asDouble(), l.path("p99Micros").asLong(), l.path("p999Micros").asLong()),

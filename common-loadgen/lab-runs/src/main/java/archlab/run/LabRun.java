@@ -148,8 +148,9 @@ public final class LabRun implements LabOverrides<LabRun> {
     /** Applies the {@code lab.*} keys of {@code p} and its {@code -Dlong} ({@link LongRunSettings}); all or nothing. */
     @Override
     public LabRun withOverrides(java.util.Properties p) {
-        Optional<LongRunSettings> asked = LongRunSettings.from(p, LabProperties.read(p));
-        withOverrides(LabProperties.read(p));
+        LabProperties lab = LabProperties.read(p);
+        Optional<LongRunSettings> asked = LongRunSettings.from(p, lab);
+        withOverrides(lab);
         longRun = asked;
         return this;
     }
