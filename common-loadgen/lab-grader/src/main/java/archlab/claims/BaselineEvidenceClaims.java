@@ -34,9 +34,9 @@ final class BaselineEvidenceClaims {
                                 + " 60% of the charge left (150 ms nominally); the pay answered PAID, charged once")
                         .judge(BaselineEvidenceClaims::getHeld).build(),
                 Claim.builder("12.1-charged-not-paid", Suite.EVIDENCE_12_1).section("12.1 钱对不上").points(2).load(true)
-                        .statement("under the book's load some customers are charged while their order never becomes PAID")
+                        .statement("under the book's load one charged customer in ten or more is charged while their order never becomes PAID")
                         .needs("book's mix at 1,000 req/s (BookLoad.GRADED_RATE: two thirds of the book's rate, the wire takes the rest), 3 s, timeout 180..240 ms, nominally 200; seeded customer, sku and price), then 3 s to settle:"
-                                + " charged-but-not-PAID > 0")
+                                + " charged-but-not-PAID at least a tenth of the charges (STRANDED_SHARE), and at least one")
                         .judge(BaselineEvidenceClaims::chargedNotPaid).build());
     }
 
@@ -85,8 +85,16 @@ final class BaselineEvidenceClaims {
             return ClaimVerdict.notJudged(measured + "; the generator or the machine stalled beyond " + STRANDING_SLACK.toMillis()
                     + " ms, and a stall strands pays by itself");
         }
-        return ClaimVerdict.of(stranded > 0, measured);
+        return ClaimVerdict.of(stranded > 0 && stranded >= STRANDED_SHARE * load.money().charges(), measured);
     }
+
+    /**
+     * The share of the charges left not PAID that shows the global lock's harm. Under the lock a pay waits behind every
+     * other pay's downstream calls and its deadline passes mid-charge, so tens of percent of the charges strand; a
+     * checkpoint without the lock but also without a reconciler (ch12-2) strands a pay only when one charge's reply
+     * crosses its deadline — CI saw 1 in 753 on a run that kept its schedule — so "more than none" cannot tell them apart.
+     */
+    static final double STRANDED_SHARE = 0.10;
 
     /** The send lag (p99) and machine stall (max) beyond which a stranded order in 12.1-charged-not-paid is not judged. */
     static final Duration STRANDING_SLACK = Duration.ofMillis(10);

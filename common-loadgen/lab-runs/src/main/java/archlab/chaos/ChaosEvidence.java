@@ -2,7 +2,9 @@ package archlab.chaos;
 
 import archlab.downstream.Downstream;
 import archlab.downstream.NotifierStub;
+import archlab.loadgen.DeadlineOverrun;
 import archlab.loadgen.RunResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -63,8 +65,14 @@ public record ChaosEvidence(Money money, Delivery delivery, long reservationsLea
      * @param maxOverrunNanos the largest time a caller was answered past its deadline, ns
      * @param unfinished      requests never answered
      * @param sendLagMaxNanos the generator's worst lateness, ns: how far the machine itself fell behind
+     * @param hiccupMaxNanos  the hiccup probe's longest stall, ns (0 when no probe ran)
      */
-    public record Deadlines(long maxOverrunNanos, long unfinished, long sendLagMaxNanos) {
+    public record Deadlines(long maxOverrunNanos, long unfinished, long sendLagMaxNanos, long hiccupMaxNanos) {
+
+        /** @return the overrun judged against {@code bound}, by {@link DeadlineOverrun}'s rule */
+        public DeadlineOverrun against(Duration bound) {
+            return new DeadlineOverrun(maxOverrunNanos, sendLagMaxNanos, hiccupMaxNanos, bound.toNanos());
+        }
     }
 
     /**
@@ -112,6 +120,7 @@ public record ChaosEvidence(Money money, Delivery delivery, long reservationsLea
                         reconcilePending),
                 new Delivery(wrong, parked, held),
                 downstream.inventory().totalReservedUnits() - paidUnits,
-                new Deadlines(run.maxOverrunNanos(), run.unfinished(), Math.round(run.sendLag().maxMicros() * 1_000)));
+                new Deadlines(run.maxOverrunNanos(), run.unfinished(), Math.round(run.sendLag().maxMicros() * 1_000),
+                        run.hiccups().maxMicros() * 1_000L));
     }
 }

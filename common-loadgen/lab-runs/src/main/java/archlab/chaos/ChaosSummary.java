@@ -63,7 +63,7 @@ public final class ChaosSummary {
         return seeds() == 0 ? 1.0 : 1.0 - (double) deadlineNotJudged() / seeds();
     }
 
-    /** @return the runs whose deadline claim was not judged (the generator ran late) */
+    /** @return the runs whose deadline claim was not judged (the machine's stalls could explain the overrun) */
     public int deadlineNotJudged() {
         return (int) verdicts.stream().filter(v -> !v.deadlineJudged()).count();
     }
@@ -95,8 +95,8 @@ public final class ChaosSummary {
                 .map(e -> e.getKey().key() + "=" + e.getValue()).collect(Collectors.joining(" "));
         return List.of(
                 "chaos " + module + " seeds violating each invariant: " + byInvariant,
-                String.format(Locale.ROOT, "chaos %s deadline judged on %d of %d seeds (%.1f %%), not judged on %d (the generator's send lag exceeded"
-                                + " the bound: a busy machine; such a seed runs up to %d times, unless another invariant broke); %d reruns", module, seeds() - deadlineNotJudged(), seeds(),
+                String.format(Locale.ROOT, "chaos %s deadline judged on %d of %d seeds (%.1f %%), not judged on %d (an overrun past the bound that the"
+                                + " machine's longest stall could explain: a busy machine; such a seed runs up to %d times, unless another invariant broke); %d reruns", module, seeds() - deadlineNotJudged(), seeds(),
                         100.0 * deadlineJudgedShare(), deadlineNotJudged(), ChaosRun.ATTEMPTS, reruns),
                 "chaos seeds=" + seeds() + " violations=" + violatingSeeds());
     }

@@ -1,11 +1,11 @@
 package archlab.chaos;
 
+import archlab.loadgen.DeadlineOverrun;
 import archlab.scenario.Scenario;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -13,17 +13,16 @@ import java.util.Map;
  *
  * <p>The money and delivery invariants are exact: one double charge, one order charged but not PAID, one PAID order
  * not notified (and not excused by an outage still going on), one parked notification, one unit leaked, is a
- * violation. The deadline is a time claim on a shared machine, judged as the lab judges every such claim: only when
- * the generator kept its schedule. If its worst send lag exceeded the bound, the machine stalled for longer than the
- * bound allows the service, and an overrun past the bound proves nothing about the service: the claim is
- * <em>not judged</em> for that run, neither passed nor failed. A caller never answered is a violation however
- * busy the machine was.
+ * violation. The deadline is a time claim on a shared machine, judged by {@link DeadlineOverrun}'s rule: an overrun
+ * past the bound that the machine's longest stall (the generator's send lag, the hiccup probe's longest hiccup) could
+ * explain proves nothing about the service, and the claim is <em>not judged</em> for that run, neither passed nor
+ * failed. A caller never answered is a violation however busy the machine was.
  *
  * @param seed           the seed that replays the run
  * @param mix            the fault mix the seed drew
  * @param evidence       what the run left behind
  * @param violations     every invariant broken, with what broke it; empty when none
- * @param deadlineJudged whether the deadline claim was judged (false: the generator ran late)
+ * @param deadlineJudged whether the deadline claim was judged (false: the machine's stalls could explain the overrun)
  */
 public record ChaosVerdict(long seed, Scenario mix, ChaosEvidence evidence, Map<Invariant, String> violations,
                            boolean deadlineJudged) {
@@ -60,13 +59,12 @@ public record ChaosVerdict(long seed, Scenario mix, ChaosEvidence evidence, Map<
         if (e.reservationsLeaked() != 0) {
             v.put(Invariant.RESERVATION_LEAKED, e.reservationsLeaked() + " units reserved beyond what the PAID orders hold");
         }
-        long bound = overrunBound.toNanos();
-        boolean judged = deadlines.unfinished() > 0 || deadlines.sendLagMaxNanos() <= bound;
+        DeadlineOverrun overrun = deadlines.against(overrunBound);
+        boolean judged = deadlines.unfinished() > 0 || overrun.verdict() != DeadlineOverrun.Verdict.NOT_JUDGED;
         if (deadlines.unfinished() > 0) {
             v.put(Invariant.DEADLINE_KEPT, deadlines.unfinished() + " callers never answered");
-        } else if (judged && deadlines.maxOverrunNanos() > bound) {
-            v.put(Invariant.DEADLINE_KEPT, String.format(Locale.ROOT, "a caller answered %.1f ms past its deadline (bound %d ms)",
-                    deadlines.maxOverrunNanos() / 1e6, overrunBound.toMillis()));
+        } else if (overrun.verdict() == DeadlineOverrun.Verdict.BROKEN) {
+            v.put(Invariant.DEADLINE_KEPT, "a caller " + overrun.describe());
         }
         return new ChaosVerdict(seed, mix, e, v, judged);
     }

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 
 class ChaosSummaryTest {
 
+    /** A run whose latest answer came as late past its deadline as the generator's worst send lag. */
     private static ChaosVerdict verdict(long seed, long doubleCharges, long sendLagMaxNanos) {
         return ChaosVerdict.judge(seed, ChaosMix.draw(seed),
                 new ChaosEvidence(new ChaosEvidence.Money(1, doubleCharges, List.of(), 0),
-                        new ChaosEvidence.Delivery(List.of(), List.of(), 0), 0, new ChaosEvidence.Deadlines(0, 0, sendLagMaxNanos)),
+                        new ChaosEvidence.Delivery(List.of(), List.of(), 0), 0, new ChaosEvidence.Deadlines(sendLagMaxNanos, 0, sendLagMaxNanos, 0)),
                 Duration.ofMillis(5));
     }
 
