@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  *   <li><b>value</b>: one figure of a saved JSON report, inline:
  *       {@code <!--v:ch12-1-baseline/baseline.json:run.completed-->3254<!--/v-->}; a path segment may
  *       index an array ({@code rows.0.p99Millis}); an optional {@code |FORMAT} applies
- *       {@link String#format} (e.g. {@code |%.1f}) ({@link ResultLookups#value})</li>
+ *       {@link String#format} (e.g. {@code |%.1f}) ({@link ResultLookups#value}); in a table cell write it
+ *       {@code ~FORMAT} ({@code ~%.1f}): GitHub splits a row's cells at every pipe, a comment's included</li>
  *   <li><b>claims</b>: the table "which test proves which claim" of one module, one row per test method that the
  *       JUnit Platform discovers in the module, as the module's own test run reports them in its
  *       {@code target/reports/tests.json} ({@link TestsReports}):
@@ -73,7 +74,7 @@ public final class BookSync {
             "(?<!`)(?<open><!-- table: (\\S+?)#([^\\n]+?) -->\\n)(?<body>(?:(?!<!-- table: ).)*?)(?<close><!-- /table -->)",
             Pattern.DOTALL);
     private static final Pattern VALUE = Pattern.compile(
-            "(?<open><!--v:([^:\\n]+):([^|\\n]+?)(?:\\|([^>\\n]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
+            "(?<open><!--v:([^:\\n]+):([^|~\\n]+?)(?:[|~]([^>\\n]+?))?-->)(?<body>.*?)(?<close><!--/v-->)");
     /** Where a value marker opens; each must be the start of a whole one, or nothing fills it and nothing checks it. */
     private static final Pattern VALUE_OPENING = Pattern.compile("(?<!`)<!--v:");
     private static final Pattern CLAIMS = Pattern.compile(

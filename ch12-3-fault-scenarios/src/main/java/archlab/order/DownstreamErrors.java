@@ -26,6 +26,19 @@ import archlab.downstream.PaymentReplyLostException;
  * whether the provider is failing ({@link #providerFailed}). They differ in two cases, a lost reply and a timeout on
  * arrival: both are worth a retry, and neither says the provider is failing.
  *
+ * <p>Retrying: yes for a call that got no answer or an error of the downstream's own; never for a decline (the
+ * provider working: a retry cannot change its answer, and with the same key it replays it) or a refusal before the
+ * call.
+ *
+ * <p>Failing: the breaker is there to stop callers waiting on a provider that cannot answer, so it counts what says
+ * the provider cannot — a call it saw and did not answer in time, or an error of its own. Not a lost reply: the
+ * provider took the call and did its work (the charge is in its books); only the reply did not come back, and the
+ * retry with the same key is answered at once from its record, so the pay succeeds inside its budget. Counting it
+ * would open the breaker on a provider that charges every call: at 50 % lost replies half the window "fails" while
+ * every pay could succeed on its retry, and the breaker would refuse pays the provider was taking. A reply that never
+ * comes is a timeout, and a timeout counts. Not a timeout on arrival either: the caller's own deadline had passed
+ * before the call left, and the provider never saw it.
+ *
  * <p>Thread-safety: stateless.
  */
 final class DownstreamErrors {
@@ -46,11 +59,8 @@ final class DownstreamErrors {
     }
 
     /**
-     * Whether another attempt may help: what the reserve's and the charge's {@link RetryPolicy} retry. Yes for a call
-     * that got no answer or an error of the downstream's own; never for a decline (the provider working: a retry
-     * cannot change its answer, and with the same key it replays it) or a refusal before the call.
-     *
-     * @return whether {@code e} is a timeout, or a downstream error other than a decline
+     * @return whether another attempt may help (the reserve's and the charge's {@link RetryPolicy}): a timeout, or a
+     *         downstream error other than a decline
      */
     static boolean worthRetrying(Throwable e) {
         return e instanceof DownstreamTimeoutException
@@ -58,18 +68,8 @@ final class DownstreamErrors {
     }
 
     /**
-     * Whether the provider is failing: what the payment {@link CircuitBreaker} counts. The breaker is there to stop
-     * callers waiting on a provider that cannot answer, so it counts what says the provider cannot: a call it saw and
-     * did not answer in time, or an error of its own.
-     *
-     * <p>Not a lost reply. The provider took the call and did its work (the charge is in its books); only the reply
-     * did not come back, and the retry with the same key is answered at once from its record, so the pay succeeds
-     * inside its budget. Counting it would open the breaker on a provider that charges every call: at 50 % lost
-     * replies half the window "fails" while every pay could succeed on its retry, and the breaker would refuse pays
-     * the provider was taking. A reply that never comes is a timeout, and a timeout counts. Not a timeout on arrival
-     * either: the caller's own deadline had passed before the call left, and the provider never saw it.
-     *
-     * @return whether {@code e} says the provider failed to answer, or answered with an error of its own
+     * @return whether the provider is failing (what the payment {@link CircuitBreaker} counts): it saw the call and did
+     *         not answer in time, or answered with an error of its own
      */
     static boolean providerFailed(Throwable e) {
         return switch (e) {

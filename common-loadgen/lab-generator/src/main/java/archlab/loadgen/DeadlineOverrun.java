@@ -49,8 +49,18 @@ public record DeadlineOverrun(long overrunNanos, long sendLagMaxNanos, long hicc
      * @return the run's overrun, stalls and the bound
      */
     public static DeadlineOverrun of(RunResult run, Duration bound) {
-        return new DeadlineOverrun(run.maxOverrunNanos(), Math.round(run.sendLag().maxMicros() * 1_000),
-                run.hiccups().maxMicros() * 1_000L, bound.toNanos());
+        return of(run.maxOverrunNanos(), run.sendLag().maxMicros(), run.hiccups().maxMicros(), bound);
+    }
+
+    /**
+     * @param overrunNanos      the largest time a caller was answered past its deadline, ns
+     * @param sendLagMaxMicros  the generator's worst send lag, µs (as {@code LatencySummary} keeps it)
+     * @param hiccupMaxMicros   the probe's longest hiccup, µs (as {@code HiccupSummary} keeps it)
+     * @param bound             how far past its deadline a caller may be answered
+     * @return the figures in ns
+     */
+    public static DeadlineOverrun of(long overrunNanos, double sendLagMaxMicros, long hiccupMaxMicros, Duration bound) {
+        return new DeadlineOverrun(overrunNanos, Math.round(sendLagMaxMicros * 1_000), hiccupMaxMicros * 1_000L, bound.toNanos());
     }
 
     /** @return the machine's longest stall during the run: the worse of the generator's send lag and the probe's hiccup, ns */
@@ -69,7 +79,7 @@ public record DeadlineOverrun(long overrunNanos, long sendLagMaxNanos, long hicc
         return Verdict.BROKEN;
     }
 
-    /** @return e.g. {@code "answered 5.4 ms past a deadline (bound 5 ms; the machine's longest stall 1.2 ms)"} */
+    /** @return e.g. {@code "answered 5.4 ms past a deadline (bound 5 ms; the machine's longest stall 2.0 ms: send lag 1.0, hiccup 2.0)"} */
     public String describe() {
         return String.format(Locale.ROOT, "answered %.1f ms past a deadline (bound %s ms; the machine's longest stall %.1f ms:"
                         + " send lag %.1f, hiccup %.1f)", overrunNanos / 1e6, millis(boundNanos), stallNanos() / 1e6,

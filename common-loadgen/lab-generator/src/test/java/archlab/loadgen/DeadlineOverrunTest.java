@@ -43,6 +43,16 @@ class DeadlineOverrunTest {
     }
 
     @Test
+    @DisplayName("a run's figures are read in their units: the send lag's µs (a fraction kept), the hiccup's µs, the overrun's ns")
+    void unitsFromARun() {
+        DeadlineOverrun o = DeadlineOverrun.of(5_400_000, 700.5, 1_200, java.time.Duration.ofMillis(5));
+        assertThat(o.sendLagMaxNanos()).isEqualTo(700_500);
+        assertThat(o.hiccupMaxNanos()).isEqualTo(1_200_000);
+        assertThat(o.stallNanos()).isEqualTo(1_200_000);
+        assertThat(o.verdict()).isEqualTo(Verdict.NOT_JUDGED);
+    }
+
+    @Test
     @DisplayName("the description names the overrun, the bound and both stalls in ms; negative figures and a bound of 0 are refused")
     void describesAndRefuses() {
         assertThat(new DeadlineOverrun(5_400_000, MS, 2 * MS, BOUND).describe())

@@ -57,6 +57,9 @@ final class QuotaClaim {
                 .judge(QuotaClaim::limitRejectsFast).build();
     }
 
+    /** How a pay that ran out of a downstream call's own budget reads over the wire: the cause's class first. */
+    static final String DOWNSTREAM_TIMEOUT = "archlab.downstream.DownstreamTimeoutException";
+
     /** How many pays, at what rate, warm the solution's process (and the wire) before the judged ones. */
     static final int WARM_UP_PAYS = 300;
     static final int WARM_UP_PER_SECOND = 300;
@@ -140,6 +143,7 @@ final class QuotaClaim {
                 int paidOnce = 0;
                 List<Long> rejections = new ArrayList<>();
                 List<String> other = new ArrayList<>();
+                int budgetTimeouts = 0;
                 long rejectedButCharged = 0;
                 for (int i = 0; i < pays; i++) {
                     Bench.Timed<OrderPort.OrderView> t = answers.get(i).get(30, TimeUnit.SECONDS);
@@ -149,9 +153,14 @@ final class QuotaClaim {
                     } else if ("PAID".equals(Bench.answer(t))) {
                         paid++;
                         paidOnce += bench.paidOnce(ids.get(i)) ? 1 : 0;
-                    } else if (other.size() < 2) {
-                        String why = t.error() == null || t.error().getCause() == null ? "" : " (" + t.error().getCause().getMessage() + ")";
-                        other.add(Bench.answer(t) + (why.length() > 160 ? why.substring(0, 160) + "…)" : why));
+                    } else {
+                        String cause = t.error() == null || t.error().getCause() == null ? "" : String.valueOf(t.error().getCause().getMessage());
+                        budgetTimeouts += t.error() != null && (t.error().getCause() instanceof archlab.downstream.DownstreamTimeoutException
+                                || cause.startsWith(DOWNSTREAM_TIMEOUT)) ? 1 : 0;
+                        if (other.size() < 2) {
+                            String why = cause.isEmpty() ? "" : " (" + cause + ")";
+                            other.add(Bench.answer(t) + (why.length() > 160 ? why.substring(0, 160) + "…)" : why));
+                        }
                     }
                 }
                 rejections.sort(null);
@@ -171,6 +180,15 @@ final class QuotaClaim {
                 // a quiet machine; whether the stall was the grading's own, the attempt's meter decides (Judgement)
                 if (!(work && fast) && (!offeredOnTime || probe.stalledBeyond(MEDIAN_REJECTION_BOUND.dividedBy(2)))) {
                     return ClaimVerdict.notJudged(measured);
+                }
+                // nor when all that went wrong is a few pays past a downstream call's own budget (ch12-3's 20 ms reserve
+                // attempts, over the wire from another process whose pauses this probe cannot see): the limiter did its
+                // part; judged again on a fresh attempt, and never a pass
+                boolean workButTheBudgetTimeouts = paidOnce >= worth / 2 && paid <= worth + worth / 10 && paidOnce == paid
+                        && neither == budgetTimeouts && neither <= pays / 100 && rejected >= (pays - worth) / 2 && rejectedButCharged == 0;
+                if (!work && fast && neither > 0 && workButTheBudgetTimeouts) {
+                    return ClaimVerdict.notJudged(measured + "; every pay neither PAID nor rejected timed out on a downstream call's own"
+                            + " budget, not at the limiter");
                 }
                 return ClaimVerdict.of(work && fast, measured);
             }

@@ -79,12 +79,39 @@ public final class ReportPage {
         }
     }
 
+    /**
+     * The script a flame graph gets inside its frame: async-profiler draws the root at the bottom of a canvas taller than
+     * the frame, so a frame opened at its top shows blank space until the reader scrolls; this scrolls it to the root
+     * (not for an inverted graph, whose root is on top) and tells the page how far, for the browser test.
+     */
+    static final String OPEN_ON_ROOT = "<script>window.addEventListener('load', function () {"
+            + " var inv = typeof inverted !== 'undefined' && inverted, d = document.documentElement;"
+            + " if (!inv) { window.scrollTo(0, d.scrollHeight); }"
+            + " parent.postMessage({flameOnRoot: inv || window.scrollY + window.innerHeight >= d.scrollHeight - 1}, '*'); });</script>";
+
+    /**
+     * Registered before the frames exist (a frame can load and post before the page's own script runs): counts on
+     * {@code <body>} the flame graphs whose frame opened on its root, {@code data-flames-on-root}, for the browser test.
+     */
+    static final String COUNT_FLAMES_ON_ROOT = "<script>window.addEventListener('message', function (e) {"
+            + " var frames = Array.prototype.map.call(document.querySelectorAll('iframe.flame'), function (f) { return f.contentWindow; });"
+            + " if (e.data && e.data.flameOnRoot === true && frames.indexOf(e.source) >= 0) {"
+            + " document.body.setAttribute('data-flames-on-root', String(Number(document.body.getAttribute('data-flames-on-root') || '0') + 1)); } });"
+            + "</script>\n";
+
+    /** @return the flame graph's HTML with {@link #OPEN_ON_ROOT} before its body ends */
+    static String opensOnItsRoot(String graph) {
+        int end = graph.lastIndexOf("</body>");
+        return end < 0 ? graph + OPEN_ON_ROOT : graph.substring(0, end) + OPEN_ON_ROOT + graph.substring(end);
+    }
+
     /** The page's HTML: the template with the style, the scripts, the data and the flame graphs filled in. */
     static String html(JsonNode report, List<String> verdict, String text, Map<String, String> flameGraphs) {
         String title = report.path("module").asText() + " / " + report.path("name").asText();
-        StringBuilder graphs = new StringBuilder();
+        StringBuilder graphs = new StringBuilder(flameGraphs.isEmpty() ? "" : COUNT_FLAMES_ON_ROOT);
         flameGraphs.forEach((kind, graph) -> graphs.append("<h3>").append(kind).append("</h3>\n<iframe class=\"flame\" title=\"")
-                .append(kind).append(" flame graph\" sandbox=\"allow-scripts\" srcdoc=\"").append(attribute(graph)).append("\"></iframe>\n"));
+                .append(kind).append(" flame graph\" sandbox=\"allow-scripts\" srcdoc=\"").append(attribute(opensOnItsRoot(graph)))
+                .append("\"></iframe>\n"));
         if (flameGraphs.isEmpty()) {
             graphs.append("<p>No JFR recording with this report: run with <code>-Dbaseline</code> (profiled) to get its flame graphs.</p>");
         }

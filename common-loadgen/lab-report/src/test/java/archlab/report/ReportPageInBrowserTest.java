@@ -2,17 +2,13 @@ package archlab.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import archlab.loadgen.testing.HeadlessChromium;
 import archlab.loadgen.testing.MultiSecondCheck;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -27,66 +23,38 @@ import org.junit.jupiter.api.io.TempDir;
 @MultiSecondCheck
 class ReportPageInBrowserTest {
 
-    private static final Pattern BODY = Pattern.compile("<body([^>]*)>");
-
-    /** @return the Chromium binary, if this machine has one */
-    static Optional<Path> chromium() {
-        for (String candidate : List.of(System.getenv().getOrDefault("ARCHLAB_CHROMIUM", ""), "/usr/bin/chromium",
-                "/usr/bin/chromium-browser", "/usr/bin/google-chrome")) {
-            if (!candidate.isEmpty() && Files.isExecutable(Path.of(candidate))) {
-                return Optional.of(Path.of(candidate));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Loads {@code page} in headless Chromium, no network, and returns the DOM after its scripts ran. */
-    static String render(Path browser, Path page, Path profile, Path screenshot) throws Exception {
-        List<String> command = new ArrayList<>(List.of(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-quic", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--user-data-dir=" + profile, "--proxy-server=127.0.0.1:9", "--virtual-time-budget=5000",
-                "--window-size=1200,2600"));
-        command.add(screenshot == null ? "--dump-dom" : "--screenshot=" + screenshot);
-        command.add(page.toUri().toString());
-        Path dom = Files.createTempFile(profile.getParent(), "dom-", ".html");
-        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .redirectOutput(dom.toFile()).start();
-        boolean finished = p.waitFor(60, TimeUnit.SECONDS);
-        if (!finished) {
-            p.destroyForcibly();
-        }
-        assertThat(finished).as("Chromium finished within 60 s").isTrue();
-        return Files.readString(dom, StandardCharsets.UTF_8);
-    }
-
-    /** @return the attributes the page's script set on {@code <body>}, as one string */
-    static String bodyAttributes(String dom) {
-        Matcher m = BODY.matcher(dom);
-        return m.find() ? m.group(1) : "";
-    }
-
     @Test
-    @DisplayName("in headless Chromium, offline, the report page runs its script without an error and draws its three charts, none empty; a page whose data is broken is caught")
+    @DisplayName("in headless Chromium, offline, the report page runs its script without an error and draws its three charts, none empty; a flame graph's frame opens on its root frames, not blank space; a page whose data is broken is caught")
     void pageDrawsItsCharts(@TempDir Path dir) throws Exception {
-        Optional<Path> browser = chromium();
-        Assumptions.assumeTrue(browser.isPresent(),
-                "skipped: no Chromium on this machine; install it with 'apt-get install chromium' (CI's .ci/run does)");
+        Optional<HeadlessChromium> browser = HeadlessChromium.find();
+        Assumptions.assumeTrue(browser.isPresent(), HeadlessChromium.MISSING);
         Path json = ReportPageTest.savedBaseline(dir);
         Path page = ReportPage.write(json, RunVerdict.lines(new ObjectMapper().readTree(json.toFile()), Optional.empty()));
 
-        String body = bodyAttributes(render(browser.get(), page, dir.resolve("profile"), null));
+        String body = HeadlessChromium.bodyAttributes(browser.get().dom(page, dir));
 
         assertThat(body).as("what the script marked on <body>").contains("data-charts-drawn=\"3\"")
                 .contains("data-charts-empty=\"\"").doesNotContain("data-error");
 
         Path reports = Path.of(System.getProperty("archlab.reports.dir", "target/reports"));
         Files.createDirectories(reports);
-        render(browser.get(), page, dir.resolve("profile"), reports.toAbsolutePath().resolve("report-page.png"));
+        browser.get().screenshot(page, dir, reports.toAbsolutePath().resolve("report-page.png"));
         assertThat(reports.resolve("report-page.png")).as("a screenshot to look at").isNotEmptyFile();
+
+        // a flame graph opens on its frames, not on the blank top of a canvas taller than its frame (the allocation
+        // graph of the book's ch12-1 baseline: 66 levels) nor is a short one (the lock graph: 19 levels) left unseen
+        Path withGraphs = dir.resolve("with-graphs.html");
+        Path figures = archlab.loadgen.testing.RepoRoot.path().resolve("book/figures");
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        Files.writeString(withGraphs, ReportPage.html(report, RunVerdict.lines(report, Optional.empty()), "", java.util.Map.of(
+                "allocation", Files.readString(figures.resolve("flame-ch12-1-baseline-baseline-alloc.html")),
+                "lock wait", Files.readString(figures.resolve("flame-ch12-1-baseline-baseline-lock.html")))));
+        assertThat(HeadlessChromium.bodyAttribute(browser.get().dom(withGraphs, dir), "flames-on-root"))
+                .as("flame graphs whose frame opened on their root").isEqualTo("2");
 
         Path broken = dir.resolve("broken.html");
         Files.writeString(broken, Files.readString(page).replace("const REPORT = {", "const REPORT = {,"));
-        assertThat(bodyAttributes(render(browser.get(), broken, dir.resolve("profile"), null)))
+        assertThat(HeadlessChromium.bodyAttributes(browser.get().dom(broken, dir)))
                 .as("a page whose script cannot run draws nothing").contains("data-charts-drawn=\"0\"");
     }
 }

@@ -88,4 +88,12 @@ class ReportPageTest {
         assertThat(ReportPage.attribute("\"><script>")).isEqualTo("&quot;&gt;&lt;script&gt;");
         assertThat(ReportPage.text("<b>&")).isEqualTo("&lt;b&gt;&amp;");
     }
+
+    @Test
+    @DisplayName("a flame graph gets the script that opens its frame on its root, before its body ends or at its end")
+    void flameGraphsOpenOnTheirRoot() {
+        assertThat(ReportPage.opensOnItsRoot("<html><body><canvas></canvas></body></html>"))
+                .isEqualTo("<html><body><canvas></canvas>" + ReportPage.OPEN_ON_ROOT + "</body></html>");
+        assertThat(ReportPage.opensOnItsRoot("<canvas></canvas>")).isEqualTo("<canvas></canvas>" + ReportPage.OPEN_ON_ROOT);
+    }
 }

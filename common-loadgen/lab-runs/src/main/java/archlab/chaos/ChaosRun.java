@@ -28,7 +28,7 @@ public final class ChaosRun {
     static final int PROGRESS_EVERY = 10;
 
     /**
-     * How many times a seed runs at most while its deadline could not be judged (the generator ran late) and nothing
+     * How many times a seed runs at most while its deadline could not be judged (the machine's stalls could explain its overrun) and nothing
      * else broke: as a claim judged while the machine stalled is judged again. A rerun that breaks an invariant counts.
      */
     static final int ATTEMPTS = 4;

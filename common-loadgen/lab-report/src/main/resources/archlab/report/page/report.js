@@ -90,3 +90,4 @@
   body.dataset.chartsDrawn = String(drawn.length);
   body.dataset.chartsEmpty = empty.join(" ");
 })();
+
