@@ -28,8 +28,6 @@ class ChapterLengthTest {
     static final int MOST_HAN = 4_500;
 
     private static final Path ROOT = Path.of(System.getProperty("archlab.module.dir", ".")).toAbsolutePath().getParent();
-    private static final Pattern FENCE = Pattern.compile("(?ms)^```.*?^```");
-    private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->");
     private static final Pattern INLINE_CODE = Pattern.compile("`[^`\n]*`");
 
     @Test
@@ -54,7 +52,7 @@ class ChapterLengthTest {
 
     /** @return the Han characters of {@code markdown} outside code and comments */
     static int han(String markdown) {
-        String prose = INLINE_CODE.matcher(COMMENT.matcher(FENCE.matcher(markdown).replaceAll("")).replaceAll("")).replaceAll("");
+        String prose = INLINE_CODE.matcher(Prose.withoutFencesAndComments(markdown)).replaceAll("");
         return (int) prose.codePoints().filter(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HAN
                 && Character.isIdeographic(c)).count();
     }

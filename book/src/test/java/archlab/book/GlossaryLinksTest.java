@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -81,12 +80,9 @@ class GlossaryLinksTest {
         }
     }
 
-    private static final Pattern FENCE = Pattern.compile("(?ms)^```.*?^```");
-    private static final Pattern COMMENT = Pattern.compile("(?s)<!--.*?-->");
-
     /** @return the line of the first use of {@code words} outside code, comments and headings, when it is not in a glossary link */
     static Optional<String> firstUseUnlinked(String markdown, String words) {
-        String text = COMMENT.matcher(FENCE.matcher(markdown).replaceAll("")).replaceAll("");
+        String text = Prose.withoutFencesAndComments(markdown);
         for (String line : text.split("\n")) {
             if (line.startsWith("#")) {
                 continue;
@@ -106,8 +102,7 @@ class GlossaryLinksTest {
 
     /** @return whether {@code words} are used outside code, comments and headings */
     static boolean usedInText(String markdown, String words) {
-        String text = COMMENT.matcher(FENCE.matcher(markdown).replaceAll("")).replaceAll("");
-        return text.lines().filter(l -> !l.startsWith("#")).anyMatch(l -> firstOutsideInlineCode(l, words) >= 0);
+        return Prose.withoutFencesAndComments(markdown).lines().filter(l -> !l.startsWith("#")).anyMatch(l -> firstOutsideInlineCode(l, words) >= 0);
     }
 
     /** The first index of {@code words} in {@code line}, not counting a code span unless it is a link's text. */
